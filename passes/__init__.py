@@ -1,0 +1,32 @@
+"""Passes over the `xla` dialect: canonicalization, folding and optimizations.
+
+`get_all_passes()` maps each pass name to a factory that imports it on demand, so
+the drivers start fast; it includes every xDSL pass and the lowering's passes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.passes import ModulePass
+
+
+DIALECT_PASSES: dict[str, Callable[[], type[ModulePass]]] = {}
+"""Passes over the `xla` dialect itself, by name."""
+
+
+def project_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    """The passes this project defines (dialect passes and lowering)."""
+    from lowering import lowering_passes
+
+    passes: dict[str, Callable[[], type[ModulePass]]] = dict(DIALECT_PASSES)
+    passes.update(lowering_passes())
+    return passes
+
+
+def get_all_passes() -> dict[str, Callable[[], type[ModulePass]]]:
+    from xdsl.transforms import get_all_passes as xdsl_passes
+
+    passes = dict(xdsl_passes())
+    passes.update(project_passes())
+    return passes

@@ -1,0 +1,47 @@
+"""Runs each lit file under tests/lit as one pytest item, so `pytest` counts lit
+tests in its summary and a failing RUN line fails the run."""
+
+from __future__ import annotations
+
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+LIT_ROOT = Path(__file__).parent / "lit"
+
+
+def pytest_collect_file(parent: pytest.Collector, file_path: Path):
+    if file_path.suffix == ".mlir" and LIT_ROOT in file_path.parents:
+        return LitFile.from_parent(parent, path=file_path)
+    return None
+
+
+class LitFile(pytest.File):
+    def collect(self):
+        yield LitItem.from_parent(self, name=self.path.name)
+
+
+class LitItem(pytest.Item):
+    def runtest(self) -> None:
+        result = subprocess.run(
+            [sys.executable, "-c", "from lit.main import main; main()", "-q", "-v", "--no-progress-bar", str(self.path)],
+            capture_output=True,
+            text=True,
+            cwd=LIT_ROOT,
+        )
+        if result.returncode != 0:
+            raise LitFailure(result.stdout + result.stderr)
+
+    def repr_failure(self, excinfo, style=None):  # type: ignore[override]
+        if isinstance(excinfo.value, LitFailure):
+            return str(excinfo.value)
+        return super().repr_failure(excinfo)
+
+    def reportinfo(self):
+        return self.path, 0, f"lit: {self.path.relative_to(LIT_ROOT)}"
+
+
+class LitFailure(Exception):
+    pass

@@ -1,0 +1,156 @@
+"""Reading and verifying `xla` programs with source locations.
+
+xDSL's parser does not remember where an op came from; `LocatingParser` records
+each op's `file:line:col` as its location (unless the text gave a `loc(...)`), so
+verifier errors can point at the offending line, as MLIR's do. `verify_all`
+verifies every op (innermost first), collecting one diagnostic per failing op
+instead of stopping at the first.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
+from xdsl.ir import Operation
+from xdsl.parser import Parser
+from xdsl.utils.exceptions import ParseError, VerifyException
+
+
+class LocatingParser(Parser):
+    """A parser that stamps each op with the `file:line:col` it was read from."""
+
+    line_offset: int = 0
+
+    def parse_operation(self) -> Operation:
+        span = self._current_token.span  # pyright: ignore[reportPrivateUsage]
+        op = super().parse_operation()
+        if isinstance(op.location, UnknownLoc):
+            where = span.get_location()
+            op.location = FileLineColLoc(
+                StringAttr(str(where.file)),
+                IntAttr(where.line + self.line_offset),
+                IntAttr(where.col),
+            )
+        return op
+
+
+def make_context(allow_unregistered: bool = False) -> Context:
+    """A context with every xDSL dialect and the project's dialects, loaded lazily."""
+    from xla_dialect.registry import get_all_dialects
+
+    ctx = Context(allow_unregistered=allow_unregistered)
+    for name, factory in get_all_dialects().items():
+        if name not in ctx.registered_dialect_names:
+            ctx.register_dialect(name, factory)
+    return ctx
+
+
+@dataclass(frozen=True)
+class SourceDiagnostic:
+    """An error at a place in the source: `file:line:col: error: message`."""
+
+    file: str
+    line: int
+    column: int
+    message: str
+    source_line: str = ""
+
+    def render(self) -> str:
+        text = f"{self.file}:{self.line}:{self.column}: error: {self.message}"
+        if self.source_line:
+            text += f"\n{self.source_line}\n{' ' * (self.column - 1)}^"
+        return text
+
+
+def op_diagnostic(op: Operation, message: str, source: str | None = None) -> SourceDiagnostic:
+    """A diagnostic for `op`, at its recorded location; `'xla.x' op` prefixes the message."""
+    text = f"'{op.name}' op {message}"
+    loc = op.location
+    if isinstance(loc, FileLineColLoc):
+        line = loc.line.data
+        src_line = ""
+        if source is not None:
+            lines = source.splitlines()
+            if 0 < line <= len(lines):
+                src_line = lines[line - 1]
+        return SourceDiagnostic(loc.filename.data, line, loc.column.data, text, src_line)
+    return SourceDiagnostic("<unknown>", 0, 0, text)
+
+
+def parse_error_diagnostic(err: ParseError, line_offset: int = 0) -> SourceDiagnostic:
+    """A parse error at its place; `line_offset` shifts a chunk's lines to the file's."""
+    where = err.span.get_location()
+    content = err.span.input.content
+    text = content.decode("utf-8", "replace") if isinstance(content, bytes) else content
+    lines = text.splitlines()
+    src_line = lines[where.line - 1] if 0 < where.line <= len(lines) else ""
+    return SourceDiagnostic(
+        str(where.file), where.line + line_offset, where.col, err.msg, src_line
+    )
+
+
+def _strip_note(message: str) -> str:
+    # xDSL wraps a custom verifier's error as "Operation does not verify: <message>".
+    prefix = "Operation does not verify: "
+    return message[len(prefix) :] if message.startswith(prefix) else message
+
+
+def verify_all(module: Operation, source: str | None = None) -> list[SourceDiagnostic]:
+    """Verify every op, innermost first; an op whose nested ops failed is not verified
+    again (its own error would only echo theirs)."""
+    diagnostics: list[SourceDiagnostic] = []
+    failed: set[int] = set()
+
+    def visit(op: Operation) -> bool:
+        ok = True
+        for region in op.regions:
+            for block in region.blocks:
+                for inner in block.ops:
+                    ok = visit(inner) and ok
+        if not ok:
+            return False
+        try:
+            op.verify(verify_nested_ops=False)
+        except VerifyException as err:
+            message = _strip_note(str(err.args[0]) if err.args else str(err))
+            diagnostics.append(op_diagnostic(op, message, source))
+            failed.add(id(op))
+            return False
+        except Exception as err:  # a verifier that crashes is a bug; still report it
+            diagnostics.append(
+                op_diagnostic(op, f"verifier crashed: {type(err).__name__}: {err}", source)
+            )
+            return False
+        return True
+
+    visit(module)
+    return diagnostics
+
+
+class XlaProgramError(Exception):
+    """Parsing or verification failed; `diagnostics` say where and why."""
+
+    def __init__(self, diagnostics: list[SourceDiagnostic]):
+        self.diagnostics = diagnostics
+        super().__init__("\n".join(d.render() for d in diagnostics))
+
+
+def parse_module(
+    text: str,
+    filename: str = "<string>",
+    ctx: Context | None = None,
+    verify: bool = True,
+) -> ModuleOp:
+    """Read (and by default verify) a module; raises `XlaProgramError` on bad input."""
+    ctx = ctx or make_context()
+    try:
+        module = LocatingParser(ctx, text, filename).parse_module()
+    except ParseError as err:
+        raise XlaProgramError([parse_error_diagnostic(err)]) from None
+    if verify:
+        diagnostics = verify_all(module, text)
+        if diagnostics:
+            raise XlaProgramError(diagnostics)
+    return module

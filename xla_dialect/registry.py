@@ -1,0 +1,22 @@
+"""Name → factory maps of the dialects the project's tools load (lazily, as xDSL does)."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.ir import Dialect
+
+
+def _xla() -> Dialect:
+    from xla_dialect.dialect import XLA
+
+    return XLA
+
+
+def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
+    """Every xDSL dialect plus the project's: `xla` and friends."""
+    from xdsl.dialects import get_all_dialects as xdsl_dialects
+
+    dialects = dict(xdsl_dialects())
+    dialects["xla"] = _xla
+    return dialects

@@ -1,0 +1,278 @@
+"""`xla-opt`: the project's `mlir-opt`, built on xDSL's optimizer driver.
+
+Beyond `xdsl-opt` it loads the `xla` dialect and the project's passes, reports
+every error as `file:line:col: error: ...` with the offending line (never a
+traceback), and implements MLIR's `--verify-diagnostics`: the
+`// expected-error @+1 {{...}}` annotations of the input must match the
+diagnostics produced, one for one.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from collections.abc import Sequence
+from dataclasses import dataclass
+from io import StringIO
+from typing import IO
+
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass, PassPipeline
+from xdsl.printer import Printer
+from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
+from xdsl.xdsl_opt_main import xDSLOptMain
+
+from xla_dialect.context import (
+    LocatingParser,
+    SourceDiagnostic,
+    op_diagnostic,
+    parse_error_diagnostic,
+    verify_all,
+)
+
+SPLIT_MARKER = "// -----"
+
+
+class ChunkFailed(Exception):
+    """Processing a chunk produced diagnostics."""
+
+    def __init__(self, diagnostics: list[SourceDiagnostic]):
+        self.diagnostics = diagnostics
+        super().__init__("\n".join(d.render() for d in diagnostics))
+
+
+# ---------------------------------------------------------------------------
+# expected-* annotations
+# ---------------------------------------------------------------------------
+
+_EXPECTED = re.compile(
+    r"expected-(error|warning|note|remark)\s*(?:@\s*([+-]\d+|above|below))?\s*\{\{(.*?)\}\}"
+)
+
+
+@dataclass
+class Expectation:
+    kind: str
+    line: int
+    text: str
+    annotation_line: int
+    matched: bool = False
+
+
+def parse_expectations(chunk: str, line_offset: int) -> list[Expectation]:
+    """The `expected-*` annotations of a chunk, each with the line it refers to."""
+    expectations: list[Expectation] = []
+    for index, line in enumerate(chunk.splitlines(), start=1):
+        for match in _EXPECTED.finditer(line):
+            kind, where, text = match.groups()
+            target = index
+            if where == "above":
+                target = index - 1
+            elif where == "below":
+                target = index + 1
+            elif where:
+                target = index + int(where)
+            expectations.append(
+                Expectation(kind, target + line_offset, text, index + line_offset)
+            )
+    return expectations
+
+
+def check_expectations(
+    filename: str, expectations: list[Expectation], diagnostics: list[SourceDiagnostic]
+) -> list[str]:
+    """Match diagnostics to expectations; return the mismatches as messages."""
+    problems: list[str] = []
+    for diag in diagnostics:
+        for exp in expectations:
+            if not exp.matched and exp.kind == "error" and exp.line == diag.line:
+                if exp.text in diag.message:
+                    exp.matched = True
+                    break
+        else:
+            problems.append(f"{filename}:{diag.line}:{diag.column}: error: unexpected error: {diag.message}")
+    for exp in expectations:
+        if not exp.matched:
+            problems.append(
+                f"{filename}:{exp.annotation_line}: error: expected {exp.kind} "
+                f'"{exp.text}" was not produced at line {exp.line}'
+            )
+    return problems
+
+
+# ---------------------------------------------------------------------------
+# The driver
+# ---------------------------------------------------------------------------
+
+
+class XlaOptMain(xDSLOptMain):
+    """xDSL's driver with the project's dialects, passes and diagnostics."""
+
+    version_format = "xla-opt (xla-dialect) built on xDSL {xdsl_version}"
+
+    def register_all_dialects(self) -> None:
+        from xla_dialect.registry import get_all_dialects
+
+        for name, factory in get_all_dialects().items():
+            self.ctx.register_dialect(name, factory)
+
+    def register_all_passes(self) -> None:
+        from passes import get_all_passes
+
+        for name, factory in get_all_passes().items():
+            self.register_pass(name, factory)
+
+    def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
+        super().register_all_arguments(arg_parser)
+        from passes import project_passes
+
+        arg_parser.add_argument(
+            "--print-ir-after-all",
+            default=False,
+            action="store_true",
+            help="Print the IR after each pass (as mlir-opt's flag of that name).",
+        )
+        arg_parser.epilog = (
+            "Project passes: "
+            + ", ".join(sorted(project_passes()))
+            + ". Every xDSL pass is available too (see -p in the list above)."
+        )
+
+    def setup_pipeline(self) -> None:
+        def callback(
+            previous: ModulePass | None, module: ModuleOp, following: ModulePass | None
+        ) -> None:
+            if previous is None:
+                return
+            if not self.args.disable_verify:
+                diagnostics = verify_all(module)
+                if diagnostics:
+                    raise ChunkFailed(
+                        [
+                            SourceDiagnostic(
+                                d.file,
+                                d.line,
+                                d.column,
+                                f"{d.message} (after pass '{previous.name}')",
+                                d.source_line,
+                            )
+                            for d in diagnostics
+                        ]
+                    )
+            if self.args.print_ir_after_all or (following and self.args.print_between_passes):
+                out = StringIO()
+                Printer(stream=out).print_op(module)
+                print(f"// -----// IR Dump After {previous.name} //----- //", file=sys.stdout)
+                print(out.getvalue(), file=sys.stdout)
+
+        self.pipeline = PassPipeline.parse_spec(self.available_passes, self.args.passes, callback)
+
+    # Processing -----------------------------------------------------------
+
+    def _chunks(self) -> tuple[str, list[tuple[str, int]]]:
+        name = self.get_input_name()
+        stream, _ = self.get_input_stream()
+        text = stream.read().decode("utf-8")
+        stream.close()
+        if not self.args.split_input_file:
+            return name, [(text, 0)]
+        chunks: list[tuple[str, int]] = []
+        offset = 0
+        for part in text.split(SPLIT_MARKER):
+            chunks.append((part, offset))
+            offset += part.count("\n")
+        return name, chunks
+
+    def _process(self, name: str, chunk: str, offset: int) -> str:
+        """Parse, verify and transform one chunk; return the printed result."""
+        parser = LocatingParser(self.ctx, chunk, name)
+        parser.line_offset = offset
+        try:
+            module = parser.parse_module(not self.args.no_implicit_module)
+        except ParseError as err:
+            raise ChunkFailed([parse_error_diagnostic(err, offset)]) from None
+        source = "\n" * offset + chunk
+        if not self.args.disable_verify:
+            diagnostics = verify_all(module, source)
+            if diagnostics:
+                raise ChunkFailed(diagnostics)
+        try:
+            self.pipeline.apply(self.ctx, module)
+        except ChunkFailed:
+            raise
+        except DiagnosticException as err:
+            raise ChunkFailed([_pass_diagnostic(module, err, source)]) from None
+        return self.output_resulting_program(module)
+
+    def run(self) -> int:  # pyright: ignore[reportIncompatibleMethodOverride]
+        name, chunks = self._chunks()
+        output = self.prepare_output()
+        failed = False
+        try:
+            for index, (chunk, offset) in enumerate(chunks):
+                expectations = (
+                    parse_expectations(chunk, offset) if self.args.verify_diagnostics else []
+                )
+                try:
+                    text = self._process(name, chunk, offset)
+                    diagnostics: list[SourceDiagnostic] = []
+                except ChunkFailed as err:
+                    text, diagnostics = "", err.diagnostics
+                if self.args.verify_diagnostics:
+                    problems = check_expectations(name, expectations, diagnostics)
+                    for problem in problems:
+                        print(problem, file=sys.stderr)
+                    failed |= bool(problems)
+                elif diagnostics:
+                    for diag in diagnostics:
+                        print(diag.render(), file=sys.stderr)
+                    return 1
+                if index > 0:
+                    output.write(SPLIT_MARKER + "\n")
+                output.write(text)
+                output.flush()
+        finally:
+            if output is not sys.stdout:
+                output.close()
+        return 1 if failed else 0
+
+
+def _pass_diagnostic(module: ModuleOp, err: Exception, source: str) -> SourceDiagnostic:
+    """A pass failure, at the op it names when it names one."""
+    message = str(err.args[0]) if err.args else str(err)
+    op = getattr(err, "op", None)
+    if op is not None:
+        return op_diagnostic(op, message, source)
+    return SourceDiagnostic(module_file(module), 0, 0, message)
+
+
+def module_file(module: ModuleOp) -> str:
+    from xdsl.dialects.builtin import FileLineColLoc
+
+    loc = module.location
+    return loc.filename.data if isinstance(loc, FileLineColLoc) else "<input>"
+
+
+def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None) -> int:
+    """Entry point of the `xla-opt` console script."""
+    try:
+        tool = XlaOptMain(description="xla-opt: the xla dialect's optimizer driver", args=argv)
+    except ValueError as err:  # unknown pass, bad pipeline spec, unknown input kind
+        print(f"xla-opt: error: {err}", file=sys.stderr)
+        return 1
+    except ArgSpecParseError as err:  # a malformed `-p` pipeline
+        print(f"xla-opt: error: {err}", file=sys.stderr)
+        return 1
+    try:
+        return tool.run()
+    except FileNotFoundError as err:
+        print(f"xla-opt: error: {err.strerror}: {err.filename}", file=sys.stderr)
+        return 1
+    except Exception as err:  # an internal error: say so plainly, without a traceback
+        print(f"xla-opt: internal error: {type(err).__name__}: {err}", file=sys.stderr)
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
