@@ -130,9 +130,15 @@ def parse_function_type(parser: Parser) -> tuple[list[Attribute], list[Attribute
 
 
 def parse_same_or_function_type(
-    parser: Parser, n_operands: int, n_results: int = 1
+    parser: Parser,
+    n_operands: int,
+    n_results: int = 1,
+    infer: Callable[[list[Attribute]], list[Attribute]] | None = None,
 ) -> tuple[list[Attribute], list[Attribute]]:
-    """StableHLO's `SameOperandsAndResultType`: `: t` or `: (t1, t2) -> t3`."""
+    """StableHLO's `SameOperandsAndResultType`: `: t` or `: (t1, t2) -> t3`.
+
+    In the short form `: t` the operands have type `t`; the results too, unless
+    `infer` derives them from the operand types (e.g. `i1` for `is_finite`)."""
     parser.parse_punctuation(":")
     if parser._current_token.text == "(":  # pyright: ignore[reportPrivateUsage]
         # `(t1, t2) -> t3`, unless it is a lone parenthesised type.
@@ -142,7 +148,8 @@ def parse_same_or_function_type(
             return inputs, parse_result_types(parser)
         parser._resume_from(pos)  # pyright: ignore[reportPrivateUsage]
     t = parser.parse_type()
-    return [t] * n_operands, [t] * n_results
+    inputs = [t] * n_operands
+    return inputs, (infer(inputs) if infer is not None else [t] * n_results)
 
 
 def resolve(

@@ -93,8 +93,11 @@ def broadcast_shapes(
     lhs, rhs = tuple(lhs), tuple(rhs)
     if broadcast_dimensions is not None:
         require(
-            len(lhs) != len(rhs) or not broadcast_dimensions or len(broadcast_dimensions) == len(lhs),
-            "broadcast_dimensions is only meaningful when the operands' ranks differ",
+            len(lhs) != len(rhs)
+            or not broadcast_dimensions
+            or tuple(broadcast_dimensions) == tuple(range(len(lhs))),
+            f"broadcast_dimensions {fmt_list(broadcast_dimensions)} must be the identity "
+            "when the operands' ranks are equal",
         )
         low, high = (lhs, rhs) if len(lhs) < len(rhs) else (rhs, lhs)
         if len(lhs) != len(rhs):
@@ -186,9 +189,9 @@ class UnaryElementwiseOp(XlaOp):
         pos = parser.pos
         operands = parse_operand_list(parser)
         attrs = parse_attr_dict(parser)
-        in_types, out_types = parse_same_or_function_type(parser, len(operands))
-        if cls.RESULT_RULE != "same" and len(set(in_types + out_types)) == 1:
-            out_types = [cls.infer_result_type(in_types[0])]
+        in_types, out_types = parse_same_or_function_type(
+            parser, len(operands), infer=lambda ins: [cls.infer_result_type(ins[0])]
+        )
         return build(cls, resolve(parser, operands, in_types, pos), out_types, attrs)
 
     def print(self, printer: Printer) -> None:
@@ -344,13 +347,10 @@ class BroadcastingBinaryOp(XlaOp):
         if dims is not None:
             attrs["broadcast_dimensions"] = i64_array(dims)
         attrs.update(parse_attr_dict(parser))
-        in_types, out_types = parse_same_or_function_type(parser, len(operands))
-        values = resolve(parser, operands, in_types, pos)
-        if cls.RESULT_RULE != "same" and len(set(in_types + out_types)) == 1:
-            out_types = [
-                cls.infer_result_type(in_types[0], in_types[1], dims)
-            ]
-        return build(cls, values, out_types, attrs)
+        in_types, out_types = parse_same_or_function_type(
+            parser, len(operands), infer=lambda ins: [cls.infer_result_type(ins[0], ins[1], dims)]
+        )
+        return build(cls, resolve(parser, operands, in_types, pos), out_types, attrs)
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -515,11 +515,11 @@ class CompareOp(BroadcastingBinaryOp):
         attrs: dict[str, Attribute] = {"comparison_direction": ComparisonDirectionAttr(direction)}
         save = parser.pos
         if parser.parse_optional_punctuation(",") is not None:
-            compare_type = parser.parse_optional_str_enum(ComparisonType)
-            if compare_type is None:
-                parser._resume_from(save)  # pyright: ignore[reportPrivateUsage]
+            word = parser._current_token.text  # pyright: ignore[reportPrivateUsage]
+            if word in ComparisonType.__members__:
+                attrs["compare_type"] = ComparisonTypeAttr(parser.parse_str_enum(ComparisonType))
             else:
-                attrs["compare_type"] = ComparisonTypeAttr(compare_type)
+                parser._resume_from(save)  # pyright: ignore[reportPrivateUsage]
         return cls._parse_tail(parser, operands, pos, attrs)
 
     def print(self, printer: Printer) -> None:
