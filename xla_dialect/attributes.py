@@ -428,7 +428,29 @@ class ConvDimensionNumbersAttr(KeywordStructAttr):
         return params.parameters
 
     def print_parameters(self, printer: Printer) -> None:
-        printer.print_string("<" + print_conv_layout(self) + ">")
+        if self.is_layout_printable():
+            printer.print_string("<" + print_conv_layout(self) + ">")
+            return
+        # Ill-formed numbers (which the verifier reports) print in the raw form.
+        fields: list[str] = []
+        for name, kind in self.FIELDS:
+            if kind == "ints":
+                fields.append(f"{name} = [{', '.join(str(v) for v in self.ints(name))}]")
+            else:
+                fields.append(f"{name} = {self.int_value(name)}")
+        printer.print_string("<raw " + ", ".join(fields) + ">")
+
+    def is_layout_printable(self) -> bool:
+        """Each part's numbers are a permutation of its positions (the layout form needs it)."""
+        for prefix, a, b in (
+            ("input", "input_batch_dimension", "input_feature_dimension"),
+            ("kernel", "kernel_input_feature_dimension", "kernel_output_feature_dimension"),
+            ("output", "output_batch_dimension", "output_feature_dimension"),
+        ):
+            dims = [self.int_value(a), self.int_value(b), *self.ints(f"{prefix}_spatial_dimensions")]
+            if sorted(dims) != list(range(len(dims))):
+                return False
+        return True
 
 
 def _parse_layout_part(parser: AttrParser, letters: tuple[str, str]) -> tuple[int, int, list[int]]:

@@ -9,6 +9,7 @@ instead of stopping at the first.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -17,15 +18,41 @@ from xdsl.ir import Operation
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError, VerifyException
 
+from xla_dialect import xdsl_compat  # noqa: F401  (MLIR's reading of hex float literals)
+
+
+_LOC_ALIAS_DEF = re.compile(r"^#loc[\w$.-]*\s*=\s*loc\(.*\)\s*$", re.MULTILINE)
+_LOC_ALIAS_USE = re.compile(r"\bloc\(#loc[\w$.-]*\)")
+
+
+def blank_location_aliases(text: str) -> str:
+    """Blank out `#locN = loc(...)` definitions and `loc(#locN)` uses.
+
+    MLIR (and so JAX's exports with debug info) may define location aliases after
+    their uses, which xDSL cannot read. The project locates ops by their place in
+    the text anyway, so the aliases are replaced by spaces: lines and columns stay.
+    """
+    if "#loc" not in text:
+        return text
+    blank = lambda m: " " * len(m.group(0))  # noqa: E731
+    return _LOC_ALIAS_USE.sub(blank, _LOC_ALIAS_DEF.sub(blank, text))
+
 
 class LocatingParser(Parser):
     """A parser that stamps each op with the `file:line:col` it was read from."""
 
     line_offset: int = 0
 
+    def __init__(self, ctx: Context, input: str, name: str = "<unknown>") -> None:
+        super().__init__(ctx, blank_location_aliases(input), name)
+
     def parse_operation(self) -> Operation:
         span = self._current_token.span  # pyright: ignore[reportPrivateUsage]
-        op = super().parse_operation()
+        try:
+            op = super().parse_operation()
+        except VerifyException as err:
+            # An attribute or type that its own verifier rejects while being read.
+            self.raise_error(str(err).splitlines()[0] if str(err) else repr(err), span.start, self.pos)
         if isinstance(op.location, UnknownLoc):
             where = span.get_location()
             op.location = FileLineColLoc(

@@ -1,48 +1,78 @@
 """Fixes to xDSL 0.74's builtin syntax that StableHLO programs depend on.
 
-MLIR reads a hexadecimal literal inside a float `dense<...>` as the bit pattern of
-the element (`dense<0x7FC00000> : tensor<f32>` is NaN); xDSL 0.74 reads it as an
-integer and converts it. JAX exports NaN and infinities this way, so the dialect
-installs the MLIR reading when it is imported. Each fix is small, and checked by
-`tests/unit/test_xdsl_compat.py` so an xDSL upgrade that fixes or breaks it is seen.
+MLIR reads a hexadecimal literal in a float `dense<...>` (`0x7F800000` in a
+tensor<f32>) as the element's bit pattern, and xDSL prints infinities and NaNs that
+way, but xDSL 0.74 reads such a literal back as an integer value (2139095040.0), and
+rejects the complex pairs it prints itself (`(0x7FF0000000000001,0.000000e+00)`).
+Constants holding inf/NaN (and StableHLO's tests, which spell them in hex) would
+change value on a round trip. `install_hex_float_literals` makes xDSL's dense-literal
+elements decode hex as bits; it runs when the dialect is imported and is checked by
+`tests/unit/test_xdsl_compat.py`, so an xDSL upgrade that fixes or breaks it is seen.
 """
 
 from __future__ import annotations
 
-from typing import Any
-
 from xdsl.dialects.builtin import AnyFloat, ComplexType
 from xdsl.parser.attribute_parser import AttrParser
-
-_Element = AttrParser._TensorLiteralElement  # pyright: ignore[reportPrivateUsage]
-_original_to_type = _Element.to_type
+from xdsl.utils.lexer import Span
 
 
-def _bits_to_float(bits: int, type: Any) -> float:
-    raw = bits.to_bytes(type.compile_time_size, "little")
-    return next(type.iter_unpack(raw))
+def _hex_bits(text: str, element_type: AnyFloat) -> float | None:
+    """The float whose bits `text` spells, if `text` is a hexadecimal literal."""
+    text = text.strip()
+    if not text.lower().startswith("0x"):
+        return None
+    raw = int(text, 16).to_bytes(element_type.compile_time_size, "little")
+    return next(iter(element_type.iter_unpack(raw)))
 
 
-def _is_hex(element: Any) -> bool:
-    return element.span.text[:2] in ("0x", "0X")
-
-
-def _to_type(self: Any, parser: AttrParser, type: Any):
-    if isinstance(type, AnyFloat) and isinstance(self.value, int) and _is_hex(self):
-        return _bits_to_float(self.value, type)
-    if isinstance(type, ComplexType) and isinstance(self.value, tuple):
-        parts = self.value
-        if isinstance(type.element_type, AnyFloat) and all(isinstance(p, int) for p in parts):
-            # `(0x7FC00000, 1.0)`-style parts are not produced by MLIR; parse as values.
-            return (float(parts[0]), float(parts[1]))
-    return _original_to_type(self, parser, type)
-
-
-def install() -> None:
-    if getattr(_Element.to_type, "_xla_fixed", False):
+def install_hex_float_literals() -> None:
+    """Decode hex elements of float and complex `dense<...>` literals as bit patterns."""
+    element_cls = AttrParser._TensorLiteralElement  # pyright: ignore[reportPrivateUsage]
+    if getattr(element_cls, "_xla_hex_floats", False):
         return
-    setattr(_to_type, "_xla_fixed", True)
-    _Element.to_type = _to_type  # pyright: ignore[reportAttributeAccessIssue]
+    original = element_cls.to_type
+
+    def to_type(self, parser, type):  # type: ignore[no-untyped-def]
+        text = self.span.text
+        if isinstance(type, AnyFloat) and not self.is_negative:
+            bits = _hex_bits(text, type)
+            if bits is not None:
+                return bits
+        if (
+            isinstance(type, ComplexType)
+            and isinstance(type.element_type, AnyFloat)
+            and "0x" in text.lower()
+        ):
+            parts = text.strip().strip("()").split(",")
+            if len(parts) == 2:
+                values = [_hex_bits(part, type.element_type) for part in parts]
+                default = original(self, parser, type)
+                return tuple(v if v is not None else d for v, d in zip(values, default))
+        return original(self, parser, type)
+
+    def parse_optional_complex(self):  # type: ignore[no-untyped-def]
+        # `(0x7FF0000000000001,0.000000e+00)`, as xDSL prints a complex NaN, mixes an
+        # integer token with a float one: read both as floats (to_type decodes the hex).
+        if self._current_token.text != "(":
+            return None
+        start = self._current_token.span
+        self.parse_punctuation("(")
+        real, _ = self._parse_bool_int_or_float()
+        self.parse_punctuation(",")
+        imag, _ = self._parse_bool_int_or_float()
+        end = self._current_token.span
+        self.parse_punctuation(")")
+        if type(real) is not type(imag):
+            if isinstance(real, bool) or isinstance(imag, bool):
+                self.raise_error("Complex value must be either (float, float) or (int, int)")
+            real, imag = float(real), float(imag)
+        return (real, imag), Span(start.start, end.end, start.input)
+
+    element_cls.to_type = to_type  # pyright: ignore[reportAttributeAccessIssue]
+    AttrParser._parse_optional_complex = parse_optional_complex  # pyright: ignore
+    element_cls._xla_hex_floats = True  # pyright: ignore[reportAttributeAccessIssue]
 
 
-install()
+
+install_hex_float_literals()

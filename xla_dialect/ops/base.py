@@ -6,9 +6,10 @@ from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from xdsl.ir import Attribute
-from xdsl.irdl import IRDLOperation
+from xdsl.irdl import IRDLOperation, traits_def
 
 from xla_dialect.diagnostics import fmt_list, require
+from xla_dialect.traits import XlaCanonicalization
 from xla_dialect.types import (
     ELEMENT_TYPE_CLASSES,
     element_type_of,
@@ -30,6 +31,8 @@ class XlaOp(IRDLOperation):
 
     SPEC_SECTION: ClassVar[str] = ""
     """Heading of the spec section the op implements (`operation_semantics.md`)."""
+
+    traits = traits_def(XlaCanonicalization())
 
     def check_result_types(self, inferred: Sequence[Attribute]) -> None:
         """The declared result types are those the spec determines."""

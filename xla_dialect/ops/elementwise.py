@@ -348,8 +348,19 @@ class BroadcastingBinaryOp(XlaOp):
             attrs["broadcast_dimensions"] = i64_array(dims)
         attrs.update(parse_attr_dict(parser))
         in_types, out_types = parse_same_or_function_type(
-            parser, len(operands), infer=lambda ins: [cls.infer_result_type(ins[0], ins[1], dims)]
+            parser,
+            len(operands),
+            infer=lambda ins: [ins[0]]
+            if cls.RESULT_RULE == "complex"
+            else [cls.infer_result_type(ins[0], ins[1], dims)],
         )
+        if cls.RESULT_RULE == "complex" and all(
+            is_tensor(t) and is_complex(element_type_of(t)) for t in in_types
+        ):
+            # `xla.complex %re, %im : tensor<2xcomplex<f64>>` names the result type.
+            result = in_types[0]
+            part = tensor(shape_of(result), element_type_of(result).element_type)  # pyright: ignore
+            in_types, out_types = [part, part], [result]
         return build(cls, resolve(parser, operands, in_types, pos), out_types, attrs)
 
     @classmethod
@@ -364,8 +375,21 @@ class BroadcastingBinaryOp(XlaOp):
                 ", broadcast_dimensions = " + fmt_list(ints_of(self.broadcast_dimensions))
             )
         print_attr_dict(printer, self, ["broadcast_dimensions", *elided])
+        result = self.result_types[0]
+        compact_complex = (
+            self.RESULT_RULE == "complex"
+            and is_tensor(result)
+            and is_complex(element_type_of(result))
+            and all(
+                t == tensor(shape_of(result), element_type_of(result).element_type)  # pyright: ignore
+                for t in self.operand_types
+            )
+        )
         if self.RESULT_RULE == "same":
             print_same_or_function_type(printer, self)
+        elif compact_complex:
+            printer.print_string(" : ")
+            printer.print_attribute(result)
         else:
             printer.print_string(" : ")
             print_function_type(printer, self.operand_types, self.result_types)

@@ -1,0 +1,242 @@
+"""JIT compilation of an `llvm`-dialect module to native code with llvmlite (MCJIT).
+
+    jit = compile_llvm_module(module)        # translate, verify, O3, MCJIT
+    addr = jit.get_function("f")             # native entry point
+    fn = jit.get_callable("f")               # ctypes function with f's signature
+    jit.call("f", a, b, 3.0)                 # NumPy arrays are passed as pointers
+
+Calling convention (the one of `lowering.to_llvm`): every memref argument or
+result is a bare pointer to the element `[0, ..., 0]` of the view, whose layout
+(shape and strides) is the static one of its memref type; scalars are passed by
+value as their C types (`index` as int64); a function returns nothing or one
+value. `call` passes a NumPy array as its data pointer; the caller guarantees the
+array's layout matches the memref type (C-contiguous for identity layouts).
+
+Each `JitModule` owns its target machine and execution engine; they live as long
+as the `JitModule` (keep it referenced while calling into its code).
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import threading
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import llvmlite.binding as llvm_binding
+import numpy as np
+
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntegerType,
+    ModuleOp,
+)
+from xdsl.ir import Attribute
+
+from lowering.llvm_backend import convert_module
+
+
+class JitError(Exception):
+    """Translation, verification or compilation of a module failed."""
+
+
+_INIT_LOCK = threading.Lock()
+_INITIALIZED = False
+
+
+def _initialize() -> None:
+    global _INITIALIZED
+    with _INIT_LOCK:
+        if _INITIALIZED:
+            return
+        llvm_binding.initialize_native_target()
+        llvm_binding.initialize_native_asmprinter()
+        # libm and libc symbols (tanhf, aligned_alloc, ...) for the JIT'd code.
+        for lib in ("m", "c"):
+            path = ctypes.util.find_library(lib)
+            if path:
+                try:
+                    llvm_binding.load_library_permanently(path)
+                except RuntimeError:
+                    pass
+        _INITIALIZED = True
+
+
+def create_target_machine(opt: int = 3) -> llvm_binding.TargetMachine:
+    """A target machine for the host CPU (a fresh one: never share them between engines)."""
+    _initialize()
+    target = llvm_binding.Target.from_default_triple()
+    return target.create_target_machine(
+        cpu=llvm_binding.get_host_cpu_name(),
+        features=llvm_binding.get_host_cpu_features().flatten(),
+        opt=opt,
+        codemodel="jitdefault",
+    )
+
+
+def _ctype(t: Attribute) -> Any:
+    if isinstance(t, llvm.LLVMVoidType):
+        return None
+    if isinstance(t, llvm.LLVMPointerType):
+        return ctypes.c_void_p
+    if isinstance(t, IntegerType):
+        width = t.width.data
+        return {
+            1: ctypes.c_bool,
+            8: ctypes.c_int8,
+            16: ctypes.c_int16,
+            32: ctypes.c_int32,
+            64: ctypes.c_int64,
+        }.get(width) or _unsupported(t)
+    if isinstance(t, Float32Type):
+        return ctypes.c_float
+    if isinstance(t, Float64Type):
+        return ctypes.c_double
+    if isinstance(t, (Float16Type, BFloat16Type)):
+        return ctypes.c_uint16  # passed in an integer register: not ABI-correct
+    return _unsupported(t)
+
+
+def _unsupported(t: Attribute) -> Any:
+    raise JitError(f"no ctypes equivalent for {t}")
+
+
+@dataclass
+class FunctionSignature:
+    name: str
+    inputs: tuple[Attribute, ...]
+    output: Attribute
+
+    def ctypes_function_type(self) -> Any:
+        return ctypes.CFUNCTYPE(_ctype(self.output), *(_ctype(t) for t in self.inputs))
+
+
+@dataclass
+class JitModule:
+    """Native code of a compiled module; keeps its engine and target machine alive."""
+
+    engine: llvm_binding.ExecutionEngine
+    target_machine: llvm_binding.TargetMachine
+    llvm_ir: str
+    optimized_ir: str
+    signatures: dict[str, FunctionSignature]
+    _callables: dict[str, Any] = field(default_factory=dict)
+
+    def get_function(self, name: str) -> int:
+        """The address of the function `name`."""
+        address = self.engine.get_function_address(name)
+        if not address:
+            raise KeyError(f"no function '{name}' in the JIT module")
+        return address
+
+    def get_global(self, name: str) -> int:
+        address = self.engine.get_global_value_address(name)
+        if not address:
+            raise KeyError(f"no global '{name}' in the JIT module")
+        return address
+
+    def get_callable(self, name: str) -> Any:
+        """A ctypes function calling `name` with the signature of its `llvm.func`."""
+        fn = self._callables.get(name)
+        if fn is None:
+            if name not in self.signatures:
+                raise KeyError(f"no function '{name}' in the JIT module")
+            fn = self.signatures[name].ctypes_function_type()(self.get_function(name))
+            self._callables[name] = fn
+        return fn
+
+    def call(self, name: str, *args: Any) -> Any:
+        """Call `name`; NumPy arrays are passed as pointers to their data."""
+        return self.get_callable(name)(*(_as_c_arg(a) for a in args))
+
+
+def _as_c_arg(arg: Any) -> Any:
+    if isinstance(arg, np.ndarray):
+        return ctypes.c_void_p(arg.ctypes.data)
+    if isinstance(arg, np.generic):
+        return arg.item()
+    return arg
+
+
+def _signatures(module: ModuleOp) -> dict[str, FunctionSignature]:
+    sigs: dict[str, FunctionSignature] = {}
+    for op in module.ops:
+        if isinstance(op, llvm.FuncOp):
+            ft = op.function_type
+            sigs[op.sym_name.data] = FunctionSignature(
+                op.sym_name.data, tuple(ft.inputs.data), ft.output
+            )
+    return sigs
+
+
+def optimize(module: llvm_binding.ModuleRef, tm: llvm_binding.TargetMachine, speed_level: int = 3) -> None:
+    pto = llvm_binding.PipelineTuningOptions(speed_level=speed_level)
+    pto.loop_vectorization = speed_level >= 2
+    pto.slp_vectorization = speed_level >= 2
+    pb = llvm_binding.create_pass_builder(tm, pto)
+    mpm = pb.getModulePassManager()
+    mpm.run(module, pb)
+
+
+def compile_llvm_ir(
+    llvm_ir: str,
+    signatures: dict[str, FunctionSignature] | None = None,
+    *,
+    opt_level: int = 3,
+) -> JitModule:
+    """Compile textual LLVM IR (parse, verify, optimize, MCJIT)."""
+    tm = create_target_machine(opt_level)
+    try:
+        mod = llvm_binding.parse_assembly(llvm_ir)
+        mod.verify()
+    except RuntimeError as err:
+        raise JitError(f"invalid LLVM IR: {err}\n{llvm_ir}") from err
+    mod.triple = tm.triple
+    mod.data_layout = str(tm.target_data)
+    if opt_level > 0:
+        optimize(mod, tm, opt_level)
+    optimized = str(mod)
+    engine = llvm_binding.create_mcjit_compiler(mod, tm)
+    engine.finalize_object()
+    engine.run_static_constructors()
+    return JitModule(engine, tm, llvm_ir, optimized, signatures or {})
+
+
+def compile_llvm_module(module: ModuleOp, *, opt_level: int = 3) -> JitModule:
+    """Compile a module of `llvm.func`/`llvm.mlir.global` ops to native code."""
+    try:
+        ir_module = convert_module(module)
+    except NotImplementedError as err:
+        raise JitError(f"cannot translate the module to LLVM IR: {err}") from err
+    return compile_llvm_ir(str(ir_module), _signatures(module), opt_level=opt_level)
+
+
+def lower_and_compile(module: ModuleOp, passes: Sequence[str] | None = None, *, opt_level: int = 3) -> JitModule:
+    """Run the lowering passes (default: scf→cf then everything → llvm) and compile."""
+    from lowering import lowering_passes
+    from xla_dialect.context import make_context
+
+    ctx = make_context()
+    registry = lowering_passes()
+    for name in passes if passes is not None else ("lower-scf-to-cf", "convert-to-llvm"):
+        registry[name]()().apply(ctx, module)
+    module.verify()
+    return compile_llvm_module(module, opt_level=opt_level)
+
+
+__all__ = [
+    "FunctionSignature",
+    "JitError",
+    "JitModule",
+    "compile_llvm_ir",
+    "compile_llvm_module",
+    "create_target_machine",
+    "lower_and_compile",
+    "optimize",
+]

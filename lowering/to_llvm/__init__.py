@@ -1,0 +1,67 @@
+"""Conversions of xDSL's standard dialects to the `llvm` dialect.
+
+One conversion per module (`arith`, `math`, `cf`, `func`, `memref`, `index`),
+each a pass of its own (`convert-<dialect>-to-llvm`), and `convert-to-llvm`
+running all of them in one greedy rewrite, converting the arguments of every
+block, then reconciling the unrealized casts. `scf` must be lowered to `cf`
+first (`lower-scf-to-cf`).
+
+Shared type conversion, materialization and the llvm ops xDSL lacks live in
+`lowering.to_llvm.common`.
+"""
+
+from __future__ import annotations
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.pattern_rewriter import RewritePattern
+
+from lowering.to_llvm.common import (
+    ConversionPass,
+    LoweringError,
+    convert_all_block_arguments,
+    register_llvm_extensions,
+)
+
+
+def all_patterns() -> list[RewritePattern]:
+    from lowering.to_llvm.arith import arith_patterns
+    from lowering.to_llvm.cf import cf_patterns
+    from lowering.to_llvm.func import func_patterns
+    from lowering.to_llvm.math import math_patterns
+    from lowering.to_llvm.memref import memref_patterns
+
+    # index_cast is part of the arith patterns
+    return [*func_patterns(), *memref_patterns(), *arith_patterns(), *math_patterns(), *cf_patterns()]
+
+
+class ConvertToLLVMPass(ConversionPass):
+    """Lower func, arith, math, memref, cf and index to the llvm dialect in one go."""
+
+    name = "convert-to-llvm"
+
+    def patterns(self) -> list[RewritePattern]:
+        return all_patterns()
+
+    def finalize(self, module: ModuleOp) -> None:
+        convert_all_block_arguments(module)
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        super().apply(ctx, op)
+        _check_fully_lowered(op)
+
+
+def _check_fully_lowered(module: ModuleOp) -> None:
+    """Reject leftovers (ops of other dialects, unresolved casts) with a diagnostic."""
+    for op in module.walk():
+        if op is module:
+            continue
+        if not op.name.startswith("llvm."):
+            raise LoweringError(
+                f"'{op.name}' was not lowered to the llvm dialect"
+                + (" (lower scf with lower-scf-to-cf first)" if op.name.startswith("scf.") else ""),
+                op,
+            )
+
+
+__all__ = ["ConvertToLLVMPass", "LoweringError", "all_patterns", "register_llvm_extensions"]

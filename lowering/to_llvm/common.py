@@ -1,0 +1,538 @@
+"""Shared pieces of the conversions to the `llvm` dialect.
+
+* `convert_type`: the type conversion of every `*-to-llvm` pass. `index` becomes
+  `i64`, signed/unsigned integers become signless, a (statically shaped) memref
+  becomes a bare opaque `!llvm.ptr` to the element `[0, ..., 0]` of the view (its
+  layout offset is already applied), `func` function types become `!llvm.func`.
+* Materialization: a conversion pattern never assumes its operands were already
+  converted. `llvm_operand` bridges an operand to its converted type with a
+  `builtin.unrealized_conversion_cast`; `replace_with_llvm` casts the new results
+  back to the original types where they differ. The casts cancel out pairwise in
+  `reconcile-unrealized-casts`, which every pass here runs at its end.
+* Ops the `llvm` dialect of xDSL 0.74 lacks (`llvm.fptosi`, `llvm.fptoui`,
+  `llvm.uitofp`, `llvm.switch`), spelled as MLIR spells them. They are printed and
+  translated to LLVM IR (see `lowering.llvm_backend`); for *parsing* them a
+  context needs `register_llvm_extensions(ctx)`.
+* `LoweringError`: a diagnostic naming the op that cannot be lowered.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+
+from xdsl.context import Context
+from xdsl.dialects import builtin, cf, func, llvm
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    BFloat16Type,
+    DenseArrayBase,
+    DenseIntElementsAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    FunctionType,
+    IndexType,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    NoneAttr,
+    Signedness,
+    StringAttr,
+    SignlessIntegerConstraint,
+    StridedLayoutAttr,
+    UnrealizedConversionCastOp,
+    VectorType,
+    i1,
+    i32,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.irdl import (
+    AttrSizedOperandSegments,
+    IRDLOperation,
+    irdl_op_definition,
+    operand_def,
+    opt_prop_def,
+    prop_def,
+    successor_def,
+    traits_def,
+    var_operand_def,
+    var_successor_def,
+)
+from xdsl.utils.exceptions import VerifyException
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+)
+from xdsl.rewriter import InsertPoint, Rewriter
+from xdsl.traits import IsTerminator, Pure
+from xdsl.transforms.reconcile_unrealized_casts import reconcile_unrealized_casts
+from xdsl.utils.exceptions import DiagnosticException
+
+PTR = llvm.LLVMPointerType()
+"""The opaque pointer every memref lowers to."""
+
+INDEX_BITWIDTH = 64
+
+
+class LoweringError(DiagnosticException):
+    """An op the conversion to LLVM cannot handle; `op` is the culprit."""
+
+    def __init__(self, message: str, op: Operation | None = None):
+        super().__init__(message)
+        self.op = op
+
+
+# ---------------------------------------------------------------------------
+# Types
+# ---------------------------------------------------------------------------
+
+
+def convert_type(t: Attribute) -> Attribute:
+    """The llvm-dialect type of a value of type `t` (unchanged when legal)."""
+    if isinstance(t, IndexType):
+        return IntegerType(INDEX_BITWIDTH)
+    if isinstance(t, IntegerType):
+        if t.signedness.data != Signedness.SIGNLESS:
+            return IntegerType(t.width.data)
+        return t
+    if isinstance(t, MemRefType):
+        return PTR
+    if isinstance(t, VectorType):
+        element = convert_type(t.element_type)
+        if element != t.element_type:
+            return VectorType(element, t.get_shape(), t.scalable_dims)
+        return t
+    if isinstance(t, FunctionType):
+        return convert_function_type(t)
+    return t
+
+
+def convert_function_type(t: FunctionType, op: Operation | None = None) -> llvm.LLVMFunctionType:
+    outputs = t.outputs.data
+    if len(outputs) > 1:
+        raise LoweringError(
+            f"functions with {len(outputs)} results cannot be lowered to LLVM "
+            "(0 or 1 result only; return further results through out-parameters)",
+            op,
+        )
+    output = convert_type(outputs[0]) if outputs else llvm.LLVMVoidType()
+    return llvm.LLVMFunctionType([convert_type(i) for i in t.inputs.data], output)
+
+
+def element_type(t: Attribute) -> Attribute:
+    """The scalar type of a scalar or vector type."""
+    return t.element_type if isinstance(t, VectorType) else t
+
+
+def is_float(t: Attribute) -> bool:
+    return isinstance(element_type(t), AnyFloat)
+
+
+def bitwidth(t: Attribute) -> int:
+    t = element_type(t)
+    if isinstance(t, IndexType):
+        return INDEX_BITWIDTH
+    if isinstance(t, IntegerType):
+        return t.width.data
+    if isinstance(t, (Float16Type, BFloat16Type)):
+        return 16
+    if isinstance(t, Float32Type):
+        return 32
+    if isinstance(t, Float64Type):
+        return 64
+    if isinstance(t, AnyFloat):
+        return t.bitwidth
+    raise ValueError(f"no bit width for {t}")
+
+
+def type_suffix(t: Attribute) -> str:
+    """LLVM's overloaded-intrinsic suffix of a (converted) type: `f32`, `v4i32`."""
+    if isinstance(t, VectorType):
+        (n,) = t.get_shape()
+        return f"v{n}{type_suffix(t.element_type)}"
+    if isinstance(t, IntegerType):
+        return f"i{t.width.data}"
+    if isinstance(t, Float16Type):
+        return "f16"
+    if isinstance(t, BFloat16Type):
+        return "bf16"
+    if isinstance(t, Float32Type):
+        return "f32"
+    if isinstance(t, Float64Type):
+        return "f64"
+    raise ValueError(f"no intrinsic suffix for {t}")
+
+
+def memref_strides(t: MemRefType) -> tuple[int, ...]:
+    """The static strides (in elements) of a memref type."""
+    strides = t.get_strides()
+    if strides is None or any(s is None for s in strides):
+        raise ValueError(f"memref type {t} has no static strides")
+    return tuple(int(s) for s in strides)  # type: ignore[arg-type]
+
+
+def memref_offset(t: MemRefType) -> int:
+    offset = t.get_offset()
+    if offset is None:
+        raise ValueError(f"memref type {t} has no static offset")
+    return offset
+
+
+def is_contiguous(t: MemRefType) -> bool:
+    """Whether the elements of the view are the dense row-major block at its start."""
+    if isinstance(t.layout, NoneAttr):
+        return True
+    if not isinstance(t.layout, StridedLayoutAttr):
+        return False
+    shape = t.get_shape()
+    expected = MemRefType.strides_for_shape(shape)
+    strides = t.layout.get_strides()
+    return all(
+        size == 1 or s == e for size, s, e in zip(shape, strides, expected, strict=True)
+    )
+
+
+def check_static_memref(t: Attribute, op: Operation) -> MemRefType:
+    if not isinstance(t, MemRefType):
+        raise LoweringError(f"expected a ranked memref, got {t}", op)
+    if any(d < 0 for d in t.get_shape()):
+        raise LoweringError(f"memrefs with dynamic shapes are not supported: {t}", op)
+    try:
+        memref_strides(t)
+        memref_offset(t)
+    except ValueError:
+        raise LoweringError(
+            f"memref layout must be the identity or strided with static values: {t}", op
+        ) from None
+    return t
+
+
+# ---------------------------------------------------------------------------
+# Materialization
+# ---------------------------------------------------------------------------
+
+
+def cast_value(value: SSAValue, to: Attribute, rewriter: PatternRewriter, point: InsertPoint) -> SSAValue:
+    """`value` as type `to`, through an unrealized cast unless it already is."""
+    if value.type == to:
+        return value
+    owner = value.owner
+    if (
+        isinstance(owner, UnrealizedConversionCastOp)
+        and len(owner.inputs) == 1
+        and owner.inputs[0].type == to
+    ):
+        return owner.inputs[0]
+    cast_op = UnrealizedConversionCastOp.get([value], [to])
+    rewriter.insert(cast_op, point)
+    return cast_op.results[0]
+
+
+def llvm_operand(value: SSAValue, rewriter: PatternRewriter, op: Operation) -> SSAValue:
+    """`value` (an operand of `op`) as its converted type, cast before `op`."""
+    return cast_value(value, convert_type(value.type), rewriter, InsertPoint.before(op))
+
+
+def llvm_operands(values: Iterable[SSAValue], rewriter: PatternRewriter, op: Operation) -> list[SSAValue]:
+    return [llvm_operand(v, rewriter, op) for v in values]
+
+
+def replace_with_llvm(
+    op: Operation,
+    new_ops: Sequence[Operation],
+    new_results: Sequence[SSAValue],
+    rewriter: PatternRewriter,
+) -> None:
+    """Replace `op` by `new_ops`; its results by `new_results`, cast back to the
+    original types where they differ."""
+    ops = list(new_ops)
+    results: list[SSAValue] = []
+    for old, new in zip(op.results, new_results, strict=True):
+        if old.type != new.type:
+            cast_op = UnrealizedConversionCastOp.get([new], [old.type])
+            ops.append(cast_op)
+            results.append(cast_op.results[0])
+        else:
+            results.append(new)
+    rewriter.replace(op, ops, results)
+
+
+def convert_block_arguments(block: Block, rewriter: PatternRewriter | None = None) -> bool:
+    """Give the arguments of `block` their converted types; the old-typed values
+    are recreated by casts at the block's start. Returns whether anything changed."""
+    changed = False
+    for index in range(len(block.args)):
+        arg = block.args[index]
+        new_type = convert_type(arg.type)
+        if new_type == arg.type:
+            continue
+        old_type = arg.type
+        changed = True
+        if rewriter is not None:
+            new_arg = rewriter.replace_value_with_new_type(arg, new_type)
+        else:
+            new_arg = Rewriter.replace_value_with_new_type(arg, new_type)
+        if not new_arg.uses:
+            continue
+        uses = list(new_arg.uses)
+        cast_op = UnrealizedConversionCastOp.get([new_arg], [old_type])
+        if rewriter is not None:
+            rewriter.insert(cast_op, InsertPoint.at_start(block))
+        else:
+            Rewriter.insert_op(cast_op, InsertPoint.at_start(block))
+        for use in uses:
+            use.operation.operands[use.index] = cast_op.results[0]
+    return changed
+
+
+def _module_of(op: Operation) -> ModuleOp:
+    top = op
+    while top.parent_op() is not None:
+        top = top.parent_op()  # type: ignore[assignment]
+    if not isinstance(top, ModuleOp):
+        raise LoweringError("the op must be inside a builtin.module", op)
+    return top
+
+
+def ensure_function(
+    op: Operation, name: str, inputs: Sequence[Attribute], output: Attribute, rewriter: PatternRewriter
+) -> None:
+    """Declare the external function `name` in `op`'s module unless some symbol
+    of that name is already there."""
+    module = _module_of(op)
+    for existing in module.ops:
+        sym = existing.properties.get("sym_name") or existing.attributes.get("sym_name")
+        if isinstance(sym, StringAttr) and sym.data == name:
+            if not isinstance(existing, (llvm.FuncOp, func.FuncOp)):
+                raise LoweringError(f"symbol '{name}' is needed for a runtime function", op)
+            return
+    decl = llvm.FuncOp(name, llvm.LLVMFunctionType(list(inputs), output), linkage=llvm.LinkageAttr("external"))
+    rewriter.insert(decl, InsertPoint.at_start(module.body.block))
+
+
+# ---------------------------------------------------------------------------
+# Constants
+# ---------------------------------------------------------------------------
+
+
+def int_constant(value: int, t: Attribute = i64) -> llvm.ConstantOp:
+    t = convert_type(t)
+    assert isinstance(t, IntegerType)
+    return llvm.ConstantOp(IntegerAttr(normalize_int(value, t.width.data), t), t)
+
+
+def float_constant(value: float, t: Attribute) -> llvm.ConstantOp:
+    return llvm.ConstantOp(FloatAttr(value, t), t)  # type: ignore[arg-type]
+
+
+def normalize_int(value: int, width: int) -> int:
+    """`value` as the signed integer of `width` bits with the same bit pattern
+    (i1 as 0/1, which LLVM prints as false/true)."""
+    if width == 1:
+        return value & 1
+    value &= (1 << width) - 1
+    if value >= 1 << (width - 1):
+        value -= 1 << width
+    return value
+
+
+# ---------------------------------------------------------------------------
+# Ops the xDSL llvm dialect lacks
+# ---------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class FPToSIOp(llvm.GenericCastOp):
+    """`llvm.fptosi`: float to signed integer (poison when out of range)."""
+
+    name = "llvm.fptosi"
+
+
+@irdl_op_definition
+class FPToUIOp(llvm.GenericCastOp):
+    """`llvm.fptoui`: float to unsigned integer (poison when out of range)."""
+
+    name = "llvm.fptoui"
+
+
+@irdl_op_definition
+class UIToFPOp(llvm.GenericCastOp):
+    """`llvm.uitofp`: unsigned integer to float."""
+
+    name = "llvm.uitofp"
+
+
+@irdl_op_definition
+class SwitchOp(IRDLOperation):
+    """`llvm.switch`: a multi-way branch on an integer; `cf.switch`'s structure and
+    syntax under the llvm dialect."""
+
+    name = "llvm.switch"
+
+    case_values = opt_prop_def(DenseIntElementsAttr)
+    flag = operand_def(SignlessIntegerConstraint)
+    default_operands = var_operand_def()
+    case_operands = var_operand_def()
+    case_operand_segments = prop_def(DenseArrayBase.constr(i32))
+    default_block = successor_def()
+    case_blocks = var_successor_def()
+
+    irdl_options = (AttrSizedOperandSegments(as_property=True),)
+
+    traits = traits_def(IsTerminator(), Pure())
+
+    assembly_format = (
+        "$flag `:` type($flag) `,` `[` `\\n`"
+        "custom<SwitchOpCases>("
+        "  ref(type($flag)),"
+        "  $default_block,"
+        "  $default_operands,"
+        "  type($default_operands),"
+        "  $case_values,"
+        "  $case_blocks,"
+        "  $case_operands,"
+        "  $case_operand_segments,"
+        "  type($case_operands)"
+        ") `\\n` `]` attr-dict"
+    )
+
+    custom_directives = (cf.SwitchOpCases,)
+
+    def __init__(
+        self,
+        flag: SSAValue | Operation,
+        default_block: Block,
+        default_operands: Sequence[SSAValue | Operation],
+        case_values: DenseIntElementsAttr | None,
+        case_blocks: Sequence[Block],
+        case_operands: Sequence[Sequence[SSAValue | Operation]],
+    ):
+        properties: dict[str, Attribute] = {
+            "case_operand_segments": DenseArrayBase.from_list(
+                i32, [len(o) for o in case_operands]
+            )
+        }
+        if case_values is not None:
+            properties["case_values"] = case_values
+        super().__init__(
+            operands=[flag, default_operands, [o for os in case_operands for o in os]],
+            properties=properties,
+            successors=[default_block, case_blocks],
+        )
+
+    @property
+    def case_operand(self) -> tuple[tuple[SSAValue, ...], ...]:
+        cases: list[tuple[SSAValue, ...]] = []
+        start = 0
+        for size in self.case_operand_segments.get_values():
+            cases.append(tuple(self.case_operands[start : start + size]))
+            start += size
+        return tuple(cases)
+
+    def verify_(self) -> None:
+        n_cases = len(self.case_blocks)
+        values = self.case_values
+        if values is None:
+            if n_cases:
+                raise VerifyException("'case_values' must be given when there are cases")
+            return
+        if values.get_element_type() != self.flag.type:
+            raise VerifyException(
+                f"case values' type {values.get_element_type()} must be the flag's type {self.flag.type}"
+            )
+        if len(values) != n_cases:
+            raise VerifyException(f"{len(values)} case values for {n_cases} case blocks")
+        if len(self.case_operand_segments) != n_cases:
+            raise VerifyException("one operand segment per case is needed")
+
+
+LLVM_EXTENSION_OPS: tuple[type[Operation], ...] = (FPToSIOp, FPToUIOp, UIToFPOp, SwitchOp)
+
+
+def register_llvm_extensions(ctx: Context) -> None:
+    """Make `ctx` able to parse the llvm ops defined here (idempotent)."""
+    for op in LLVM_EXTENSION_OPS:
+        if ctx.get_optional_op(op.name) is None:
+            ctx.load_op(op)
+
+
+# ---------------------------------------------------------------------------
+# Running patterns
+# ---------------------------------------------------------------------------
+
+
+def apply_patterns(module: ModuleOp, patterns: Sequence[RewritePattern], *, reconcile: bool = True) -> None:
+    PatternRewriteWalker(
+        GreedyRewritePatternApplier(list(patterns)), apply_recursively=True
+    ).rewrite_module(module)
+    if reconcile:
+        reconcile_unrealized_casts(module, warn_on_failure=False)
+
+
+class ConversionPass(ModulePass):
+    """A module pass applying `patterns()` greedily, then `finalize`, then
+    reconciling the unrealized casts."""
+
+    def patterns(self) -> Sequence[RewritePattern]:  # pragma: no cover - abstract
+        raise NotImplementedError
+
+    def finalize(self, module: ModuleOp) -> None:
+        """Runs after the patterns, before the casts are reconciled."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        register_llvm_extensions(ctx)
+        apply_patterns(op, self.patterns(), reconcile=False)
+        self.finalize(op)
+        reconcile_unrealized_casts(op, warn_on_failure=False)
+
+
+def convert_all_block_arguments(module: ModuleOp) -> None:
+    """Convert the arguments of every non-entry block in `module` (the blocks of
+    unstructured control flow; entry blocks belong to their op's conversion)."""
+    for op in module.walk():
+        for region in op.regions:
+            for block in list(region.blocks)[1:]:
+                convert_block_arguments(block)
+
+
+__all__ = [
+    "PTR",
+    "ConversionPass",
+    "FPToSIOp",
+    "FPToUIOp",
+    "LLVM_EXTENSION_OPS",
+    "LoweringError",
+    "SwitchOp",
+    "UIToFPOp",
+    "apply_patterns",
+    "bitwidth",
+    "cast_value",
+    "check_static_memref",
+    "convert_all_block_arguments",
+    "convert_block_arguments",
+    "convert_function_type",
+    "convert_type",
+    "element_type",
+    "ensure_function",
+    "float_constant",
+    "int_constant",
+    "is_contiguous",
+    "is_float",
+    "llvm_operand",
+    "llvm_operands",
+    "memref_offset",
+    "memref_strides",
+    "normalize_int",
+    "replace_with_llvm",
+    "type_suffix",
+    "i1",
+    "i32",
+    "i64",
+    "builtin",
+]

@@ -1,0 +1,511 @@
+"""`convert-memref-to-llvm`: statically shaped memrefs to bare pointers.
+
+A memref value becomes an opaque `!llvm.ptr` to the element `[0, ..., 0]` of the
+view (the layout's offset is already applied); its type's strides (identity =
+row-major, or `strided<[...], offset: N>`) give the address of an element:
+
+* `memref.load`/`memref.store` → `llvm.getelementptr` by `sum(i_k * stride_k)`
+  then `llvm.load`/`llvm.store`;
+* `memref.subview` → GEP by `sum(offset_k * source_stride_k)` (offsets static or
+  dynamic; sizes and strides are in the result type);
+* `memref.reinterpret_cast` → GEP by `offset - source_offset`;
+* `memref.cast`, `memory_space_cast`, `collapse_shape`, `expand_shape`,
+  `assume_alignment` → the same pointer;
+* `memref.alloc` → `aligned_alloc(64, bytes rounded up to 64)`, `memref.dealloc`
+  → `free`, `memref.alloca` → `llvm.alloca`;
+* `memref.copy` → `llvm.memcpy` when both sides are contiguous, else a loop nest
+  of loads and stores (built as llvm blocks: the copy must sit directly in a
+  function body, i.e. lower scf first);
+* `memref.global` → `llvm.mlir.global` of a flat `!llvm.array` (dense initializer
+  kept, uninitialized = zero, 64-byte aligned), `memref.get_global` →
+  `llvm.mlir.addressof`;
+* `memref.dim`/`memref.rank` → constants; `extract_aligned_pointer_as_index` →
+  `llvm.ptrtoint`; `memref.view` → GEP by the byte shift.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Sequence
+
+from xdsl.dialects import func, llvm, memref
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DenseIntOrFPElementsAttr,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    StringAttr,
+    SymbolRefAttr,
+    VectorType,
+    i1,
+    i8,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+from xdsl.rewriter import InsertPoint
+
+from lowering.to_llvm.common import (
+    PTR,
+    ConversionPass,
+    LoweringError,
+    bitwidth,
+    check_static_memref,
+    ensure_function,
+    convert_type,
+    int_constant,
+    is_contiguous,
+    llvm_operand,
+    llvm_operands,
+    memref_offset,
+    memref_strides,
+    replace_with_llvm,
+)
+
+ALLOC_ALIGNMENT = 64
+"""Alignment in bytes of `memref.alloc` buffers and of globals."""
+
+
+# ---------------------------------------------------------------------------
+# Helpers
+# ---------------------------------------------------------------------------
+
+
+def element_size(t: Attribute) -> int:
+    """Size in bytes of a memref element type (i1 takes a byte)."""
+    if isinstance(t, VectorType):
+        return math.prod(t.get_shape()) * element_size(t.element_type)
+    return max(1, (bitwidth(t) + 7) // 8)
+
+
+def llvm_element_type(t: MemRefType) -> Attribute:
+    return convert_type(t.get_element_type())
+
+
+def linear_index(
+    indices: Sequence[SSAValue | int], strides: Sequence[int], ops: list[Operation]
+) -> SSAValue | int:
+    """`sum(indices[k] * strides[k])` as i64; static terms are folded. New ops are
+    appended to `ops`; returns an int when everything is static."""
+    static = 0
+    terms: list[SSAValue] = []
+    for index, stride in zip(indices, strides, strict=True):
+        if stride == 0:
+            continue
+        if isinstance(index, int):
+            static += index * stride
+            continue
+        if stride == 1:
+            terms.append(index)
+            continue
+        c = int_constant(stride)
+        mul = llvm.MulOp(index, c.result)
+        ops += [c, mul]
+        terms.append(mul.res)
+    if not terms:
+        return static
+    total = terms[0]
+    for term in terms[1:]:
+        add = llvm.AddOp(total, term)
+        ops.append(add)
+        total = add.res
+    if static:
+        c = int_constant(static)
+        add = llvm.AddOp(total, c.result)
+        ops += [c, add]
+        total = add.res
+    return total
+
+
+def offset_pointer(
+    ptr: SSAValue, offset: SSAValue | int, element: Attribute, ops: list[Operation], *, inbounds: bool = True
+) -> SSAValue:
+    """`ptr + offset` elements of type `element` (no op for a zero offset)."""
+    if isinstance(offset, int):
+        if offset == 0:
+            return ptr
+        if not -(2**31) <= offset < 2**31:  # GEP's static indices are i32
+            c = int_constant(offset)
+            ops.append(c)
+            offset = c.result
+    if isinstance(offset, int):
+        gep = llvm.GEPOp(ptr, [offset], element, inbounds=inbounds)
+    else:
+        gep = llvm.GEPOp.from_mixed_indices(ptr, [offset], element, inbounds=inbounds)
+    ops.append(gep)
+    return gep.result
+
+
+def element_pointer(
+    ptr: SSAValue, indices: Sequence[SSAValue | int], t: MemRefType, ops: list[Operation]
+) -> SSAValue:
+    return offset_pointer(ptr, linear_index(indices, memref_strides(t), ops), llvm_element_type(t), ops)
+
+
+def _memref_type(value: SSAValue, op: Operation) -> MemRefType:
+    return check_static_memref(value.type, op)
+
+
+# ---------------------------------------------------------------------------
+# Loads and stores
+# ---------------------------------------------------------------------------
+
+
+class LoadLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.LoadOp, rewriter: PatternRewriter, /) -> None:
+        t = _memref_type(op.memref, op)
+        ptr = llvm_operand(op.memref, rewriter, op)
+        indices = llvm_operands(op.indices, rewriter, op)
+        ops: list[Operation] = []
+        address = element_pointer(ptr, indices, t, ops)
+        load = llvm.LoadOp(address, llvm_element_type(t))
+        replace_with_llvm(op, [*ops, load], [load.dereferenced_value], rewriter)
+
+
+class StoreLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.StoreOp, rewriter: PatternRewriter, /) -> None:
+        t = _memref_type(op.memref, op)
+        ptr = llvm_operand(op.memref, rewriter, op)
+        value = llvm_operand(op.value, rewriter, op)
+        indices = llvm_operands(op.indices, rewriter, op)
+        ops: list[Operation] = []
+        address = element_pointer(ptr, indices, t, ops)
+        rewriter.replace(op, [*ops, llvm.StoreOp(value, address)], [])
+
+
+# ---------------------------------------------------------------------------
+# Views
+# ---------------------------------------------------------------------------
+
+
+class SamePointerLowering(RewritePattern):
+    """Ops whose result views the same element [0, ..., 0] as their source."""
+
+    OPS = (
+        memref.CastOp,
+        memref.MemorySpaceCastOp,
+        memref.CollapseShapeOp,
+        memref.ExpandShapeOp,
+        memref.AssumeAlignmentOp,
+    )
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op, self.OPS):
+            return
+        check_static_memref(op.results[0].type, op)
+        source = op.operands[0]
+        ptr = llvm_operand(source, rewriter, op)
+        replace_with_llvm(op, [], [ptr], rewriter)
+
+
+def _mixed(static: Sequence[int], dynamic: Sequence[SSAValue]) -> list[SSAValue | int]:
+    values: list[SSAValue | int] = []
+    it = iter(dynamic)
+    for s in static:
+        values.append(next(it) if s == DYNAMIC_INDEX else s)
+    return values
+
+
+class SubviewLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.SubviewOp, rewriter: PatternRewriter, /) -> None:
+        source_type = _memref_type(op.source, op)
+        check_static_memref(op.result.type, op)
+        if op.sizes or op.strides:
+            raise LoweringError("subviews with dynamic sizes or strides are not supported", op)
+        ptr = llvm_operand(op.source, rewriter, op)
+        offsets = _mixed(op.static_offsets.get_values(), llvm_operands(op.offsets, rewriter, op))
+        ops: list[Operation] = []
+        result_ptr = element_pointer(ptr, offsets, source_type, ops)
+        replace_with_llvm(op, ops, [result_ptr], rewriter)
+
+
+class ReinterpretCastLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.ReinterpretCastOp, rewriter: PatternRewriter, /) -> None:
+        source_type = _memref_type(op.source, op)
+        check_static_memref(op.result.type, op)
+        if op.sizes or op.strides:
+            raise LoweringError("reinterpret_cast with dynamic sizes or strides is not supported", op)
+        ptr = llvm_operand(op.source, rewriter, op)
+        (offset,) = _mixed(op.static_offsets.get_values(), llvm_operands(op.offsets, rewriter, op))
+        source_offset = memref_offset(source_type)
+        ops: list[Operation] = []
+        if isinstance(offset, int):
+            delta: SSAValue | int = offset - source_offset
+        elif source_offset:
+            c = int_constant(source_offset)
+            sub = llvm.SubOp(offset, c.result)
+            ops += [c, sub]
+            delta = sub.res
+        else:
+            delta = offset
+        result_ptr = offset_pointer(ptr, delta, llvm_element_type(source_type), ops, inbounds=False)
+        replace_with_llvm(op, ops, [result_ptr], rewriter)
+
+
+class ViewLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.ViewOp, rewriter: PatternRewriter, /) -> None:
+        if op.sizes:
+            raise LoweringError("memref.view with dynamic sizes is not supported", op)
+        ptr = llvm_operand(op.source, rewriter, op)
+        shift = llvm_operand(op.byte_shift, rewriter, op)
+        ops: list[Operation] = []
+        result_ptr = offset_pointer(ptr, shift, i8, ops)
+        replace_with_llvm(op, ops, [result_ptr], rewriter)
+
+
+# ---------------------------------------------------------------------------
+# Allocation
+# ---------------------------------------------------------------------------
+
+
+def _byte_size(t: MemRefType) -> int:
+    return math.prod(t.get_shape()) * element_size(t.get_element_type())
+
+
+class AllocLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.AllocOp, rewriter: PatternRewriter, /) -> None:
+        t = _memref_type(op.memref, op)
+        if op.dynamic_sizes:
+            raise LoweringError("memref.alloc with dynamic sizes is not supported", op)
+        alignment = max(ALLOC_ALIGNMENT, op.alignment.value.data if op.alignment else 0)
+        size = max(alignment, -(-_byte_size(t) // alignment) * alignment)
+        ensure_function(op, "aligned_alloc", [i64, i64], PTR, rewriter)
+        c_align, c_size = int_constant(alignment), int_constant(size)
+        call = llvm.CallOp("aligned_alloc", c_align.result, c_size.result, return_type=PTR)
+        replace_with_llvm(op, [c_align, c_size, call], [call.returned], rewriter)  # type: ignore[list-item]
+
+
+class AllocaLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.AllocaOp, rewriter: PatternRewriter, /) -> None:
+        t = _memref_type(op.memref, op)
+        if op.dynamic_sizes:
+            raise LoweringError("memref.alloca with dynamic sizes is not supported", op)
+        alignment = op.alignment.value.data if op.alignment else 16
+        count = int_constant(max(1, math.prod(t.get_shape())))
+        alloca = llvm.AllocaOp(count.result, llvm_element_type(t), alignment=alignment)
+        replace_with_llvm(op, [count, alloca], [alloca.res], rewriter)
+
+
+class DeallocLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.DeallocOp, rewriter: PatternRewriter, /) -> None:
+        ptr = llvm_operand(op.memref, rewriter, op)
+        ensure_function(op, "free", [PTR], llvm.LLVMVoidType(), rewriter)
+        rewriter.replace(op, llvm.CallOp("free", ptr), [])
+
+
+# ---------------------------------------------------------------------------
+# Copies
+# ---------------------------------------------------------------------------
+
+
+def build_loop_nest(
+    op: Operation,
+    shape: Sequence[int],
+    body: Callable[[list[SSAValue]], list[Operation]],
+    rewriter: PatternRewriter,
+) -> None:
+    """Replace `op` by a loop nest over `shape` (llvm blocks) whose innermost body
+    is `body(induction variables)`. `op` must sit directly in a function body."""
+    block = op.parent_block()
+    region = block.parent if block is not None else None
+    parent = region.parent if region is not None else None
+    if block is None or region is None or not isinstance(parent, (func.FuncOp, llvm.FuncOp)):
+        raise LoweringError(
+            f"'{op.name}' needs a loop here but is not directly in a function body "
+            "(lower scf to cf first)",
+            op,
+        )
+    after = block.split_before(op)
+
+    def emit(level: int, entry: Block, exit_block: Block, ivs: list[SSAValue]) -> None:
+        if level == len(shape):
+            rewriter.insert([*body(ivs), llvm.BrOp(exit_block)], InsertPoint.at_end(entry))
+            return
+        header = Block(arg_types=[i64])
+        loop_body = Block()
+        latch = Block()
+        for b in (header, loop_body, latch):
+            region.insert_block_before(b, after)
+        zero = int_constant(0)
+        rewriter.insert([zero, llvm.BrOp(header, zero.result)], InsertPoint.at_end(entry))
+        iv = header.args[0]
+        bound = int_constant(shape[level])
+        cond = llvm.ICmpOp(iv, bound.result, IntegerAttr(llvm.ICmpPredicateFlag.SLT.to_int(), 64))
+        rewriter.insert(
+            [bound, cond, llvm.CondBrOp(cond.res, loop_body, [], exit_block, [])],
+            InsertPoint.at_end(header),
+        )
+        one = int_constant(1)
+        nxt = llvm.AddOp(iv, one.result, overflow=llvm.OverflowAttr.from_int(3))
+        rewriter.insert([one, nxt, llvm.BrOp(header, nxt.res)], InsertPoint.at_end(latch))
+        emit(level + 1, loop_body, latch, [*ivs, iv])
+
+    emit(0, block, after, [])
+    rewriter.erase(op)
+
+
+class CopyLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.CopyOp, rewriter: PatternRewriter, /) -> None:
+        src_t = _memref_type(op.source, op)
+        dst_t = _memref_type(op.destination, op)
+        if src_t.get_shape() != dst_t.get_shape():
+            raise LoweringError(f"memref.copy between shapes {src_t} and {dst_t}", op)
+        src = llvm_operand(op.source, rewriter, op)
+        dst = llvm_operand(op.destination, rewriter, op)
+        shape = src_t.get_shape()
+        if math.prod(shape) == 0:
+            rewriter.erase(op)
+            return
+        if is_contiguous(src_t) and is_contiguous(dst_t):
+            size = int_constant(_byte_size(src_t))
+            volatile = int_constant(0, i1)
+            call = llvm.CallIntrinsicOp("llvm.memcpy.p0.p0.i64", [dst, src, size.result, volatile.result], [])
+            rewriter.replace(op, [size, volatile, call], [])
+            return
+        element = llvm_element_type(src_t)
+
+        def body(ivs: list[SSAValue]) -> list[Operation]:
+            ops: list[Operation] = []
+            src_ptr = element_pointer(src, ivs, src_t, ops)
+            load = llvm.LoadOp(src_ptr, element)
+            ops.append(load)
+            dst_ptr = element_pointer(dst, ivs, dst_t, ops)
+            ops.append(llvm.StoreOp(load.dereferenced_value, dst_ptr))
+            return ops
+
+        build_loop_nest(op, shape, body, rewriter)
+
+
+# ---------------------------------------------------------------------------
+# Globals
+# ---------------------------------------------------------------------------
+
+
+class GlobalLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.GlobalOp, rewriter: PatternRewriter, /) -> None:
+        t = check_static_memref(op.type, op)
+        count = max(1, math.prod(t.get_shape()))
+        global_type = llvm.LLVMArrayType(count, llvm_element_type(t))
+        private = op.sym_visibility.data == "private"
+        value: Attribute | None = None
+        if isinstance(op.initial_value, DenseIntOrFPElementsAttr):
+            value = op.initial_value
+        linkage = "internal" if private else ("external" if value is not None else "weak")
+        alignment = max(ALLOC_ALIGNMENT, op.alignment.value.data if op.alignment else 0)
+        new = llvm.GlobalOp(
+            global_type,
+            op.sym_name,
+            linkage,
+            constant=op.constant is not None,
+            value=value,
+            alignment=alignment,
+        )
+        rewriter.replace(op, new, [])
+
+
+class GetGlobalLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.GetGlobalOp, rewriter: PatternRewriter, /) -> None:
+        check_static_memref(op.memref.type, op)
+        name = op.name_
+        address = llvm.AddressOfOp(SymbolRefAttr(name.root_reference), PTR)
+        replace_with_llvm(op, [address], [address.result], rewriter)
+
+
+# ---------------------------------------------------------------------------
+# Metadata
+# ---------------------------------------------------------------------------
+
+
+def _constant_index(value: SSAValue) -> int | None:
+    owner = value.owner
+    attr = owner.properties.get("value") if isinstance(owner, Operation) else None
+    if isinstance(owner, Operation) and owner.name in ("arith.constant", "llvm.mlir.constant") and isinstance(attr, IntegerAttr):
+        return attr.value.data
+    return None
+
+
+class DimLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.DimOp, rewriter: PatternRewriter, /) -> None:
+        t = _memref_type(op.source, op)
+        shape = t.get_shape()
+        index = _constant_index(op.index)
+        if index is not None:
+            if not 0 <= index < len(shape):
+                raise LoweringError(f"memref.dim index {index} out of range for {t}", op)
+            c = int_constant(shape[index])
+            replace_with_llvm(op, [c], [c.result], rewriter)
+            return
+        idx = llvm_operand(op.index, rewriter, op)
+        ops: list[Operation] = []
+        result = int_constant(0)
+        ops.append(result)
+        value = result.result
+        for k, size in enumerate(shape):
+            ck, cs = int_constant(k), int_constant(size)
+            eq = llvm.ICmpOp(idx, ck.result, IntegerAttr(llvm.ICmpPredicateFlag.EQ.to_int(), 64))
+            sel = llvm.SelectOp(eq.res, cs.result, value)
+            ops += [ck, cs, eq, sel]
+            value = sel.res
+        replace_with_llvm(op, ops, [value], rewriter)
+
+
+class RankLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.RankOp, rewriter: PatternRewriter, /) -> None:
+        t = op.source.type
+        assert isinstance(t, MemRefType)
+        c = int_constant(t.get_num_dims())
+        replace_with_llvm(op, [c], [c.result], rewriter)
+
+
+class ExtractAlignedPointerLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.ExtractAlignedPointerAsIndexOp, rewriter: PatternRewriter, /) -> None:
+        ptr = llvm_operand(op.source, rewriter, op)
+        as_int = llvm.PtrToIntOp(ptr, i64)
+        replace_with_llvm(op, [as_int], [as_int.output], rewriter)
+
+
+def memref_patterns() -> list[RewritePattern]:
+    return [
+        LoadLowering(),
+        StoreLowering(),
+        SamePointerLowering(),
+        SubviewLowering(),
+        ReinterpretCastLowering(),
+        ViewLowering(),
+        AllocLowering(),
+        AllocaLowering(),
+        DeallocLowering(),
+        CopyLowering(),
+        GlobalLowering(),
+        GetGlobalLowering(),
+        DimLowering(),
+        RankLowering(),
+        ExtractAlignedPointerLowering(),
+    ]
+
+
+class ConvertMemrefToLLVMPass(ConversionPass):
+    """Lower statically shaped memrefs to bare `!llvm.ptr`s."""
+
+    name = "convert-memref-to-llvm"
+
+    def patterns(self) -> list[RewritePattern]:
+        return memref_patterns()
+
+
+__all__ = ["ALLOC_ALIGNMENT", "ConvertMemrefToLLVMPass", "build_loop_nest", "element_pointer", "memref_patterns"]

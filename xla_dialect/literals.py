@@ -1,0 +1,77 @@
+"""Between `dense<...>` literals and NumPy arrays (folding, the runtime, tests)."""
+
+from __future__ import annotations
+
+import ml_dtypes
+import numpy as np
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    ComplexType,
+    DenseIntOrFPElementsAttr,
+    Float16Type,
+    Float32Type,
+    Float64Type,
+    IntegerType,
+    Signedness,
+    TensorType,
+)
+from xdsl.ir import Attribute
+
+from xla_dialect.types import shape_of
+
+
+def numpy_dtype(element: Attribute) -> np.dtype | None:
+    """The NumPy dtype that holds an element type exactly, or None if there is none."""
+    if isinstance(element, IntegerType):
+        width = element.width.data
+        if width == 1:
+            return np.dtype(np.bool_)
+        if width not in (8, 16, 32, 64):
+            return None
+        unsigned = element.signedness.data == Signedness.UNSIGNED
+        return np.dtype(f"{'u' if unsigned else 'i'}{width // 8}")
+    if isinstance(element, Float16Type):
+        return np.dtype(np.float16)
+    if isinstance(element, Float32Type):
+        return np.dtype(np.float32)
+    if isinstance(element, Float64Type):
+        return np.dtype(np.float64)
+    if isinstance(element, BFloat16Type):
+        return np.dtype(ml_dtypes.bfloat16)
+    if isinstance(element, ComplexType):
+        part = element.element_type
+        if isinstance(part, Float32Type):
+            return np.dtype(np.complex64)
+        if isinstance(part, Float64Type):
+            return np.dtype(np.complex128)
+    return None
+
+
+def to_numpy(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
+    """The array a dense literal holds (raises ValueError for types NumPy lacks)."""
+    tensor_type = attr.get_type()
+    dtype = numpy_dtype(tensor_type.get_element_type())
+    if dtype is None:
+        raise ValueError(f"no NumPy type for {tensor_type.get_element_type()}")
+    values = attr.get_values()
+    if dtype.kind == "c":
+        flat = np.array([complex(*v) for v in values], dtype=dtype)  # pyright: ignore
+    else:
+        flat = np.array(values, dtype=dtype)
+    return flat.reshape(shape_of(tensor_type))
+
+
+def from_numpy(array: np.ndarray, tensor_type: TensorType[Attribute]) -> DenseIntOrFPElementsAttr:
+    """A dense literal of `tensor_type` holding `array` (a splat when all equal)."""
+    flat = np.asarray(array).reshape(-1)
+    if flat.dtype.kind == "c":
+        values: list = [(float(v.real), float(v.imag)) for v in flat]
+    elif flat.dtype.kind == "b":
+        values = [int(v) for v in flat]
+    elif flat.dtype.kind in "iu":
+        values = [int(v) for v in flat]
+    else:
+        values = [float(v) for v in flat]
+    if values and all(v == values[0] for v in values) and flat.dtype.kind not in "fc":
+        values = values[:1]
+    return DenseIntOrFPElementsAttr.from_list(tensor_type, values)  # pyright: ignore
