@@ -57,8 +57,9 @@ def _initialize() -> None:
             return
         llvm_binding.initialize_native_target()
         llvm_binding.initialize_native_asmprinter()
-        # libm and libc symbols (tanhf, aligned_alloc, ...) for the JIT'd code.
-        for lib in ("m", "c"):
+        # libm, libc and libgcc symbols (tanhf, aligned_alloc, __powisf2, ...) for
+        # the JIT'd code.
+        for lib in ("m", "c", "gcc_s"):
             path = ctypes.util.find_library(lib)
             if path:
                 try:
@@ -202,10 +203,31 @@ def compile_llvm_ir(
     if opt_level > 0:
         optimize(mod, tm, opt_level)
     optimized = str(mod)
+    _check_symbols(mod)
     engine = llvm_binding.create_mcjit_compiler(mod, tm)
     engine.finalize_object()
     engine.run_static_constructors()
     return JitModule(engine, tm, llvm_ir, optimized, signatures or {})
+
+
+def _symbol_exists(name: str) -> bool:
+    if llvm_binding.address_of_symbol(name):
+        return True
+    try:
+        return hasattr(ctypes.CDLL(None), name)
+    except OSError:
+        return False
+
+
+def _check_symbols(mod: llvm_binding.ModuleRef) -> None:
+    """Fail cleanly (instead of crashing when called) on unresolvable externals."""
+    missing = [
+        f.name
+        for f in mod.functions
+        if f.is_declaration and not f.name.startswith("llvm.") and not _symbol_exists(f.name)
+    ]
+    if missing:
+        raise JitError(f"unresolved external functions: {', '.join(sorted(missing))}")
 
 
 def compile_llvm_module(module: ModuleOp, *, opt_level: int = 3) -> JitModule:

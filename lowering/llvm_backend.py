@@ -22,7 +22,6 @@ from collections.abc import Callable
 from typing import Any
 
 import llvmlite.ir as ir
-import numpy as np
 from llvmlite.ir.instructions import PhiInstr
 from llvmlite.ir.values import Block as LLVMBlock
 

@@ -13,7 +13,8 @@ Shared type conversion, materialization and the llvm ops xDSL lacks live in
 from __future__ import annotations
 
 from xdsl.context import Context
-from xdsl.dialects.builtin import ModuleOp
+from xdsl.dialects.builtin import ModuleOp, UnrealizedConversionCastOp
+from xdsl.ir import Operation
 from xdsl.pattern_rewriter import RewritePattern
 
 from lowering.to_llvm.common import (
@@ -53,15 +54,21 @@ class ConvertToLLVMPass(ConversionPass):
 
 def _check_fully_lowered(module: ModuleOp) -> None:
     """Reject leftovers (ops of other dialects, unresolved casts) with a diagnostic."""
+    casts: list[Operation] = []
     for op in module.walk():
-        if op is module:
+        if op is module or op.name.startswith("llvm."):
             continue
-        if not op.name.startswith("llvm."):
-            raise LoweringError(
-                f"'{op.name}' was not lowered to the llvm dialect"
-                + (" (lower scf with lower-scf-to-cf first)" if op.name.startswith("scf.") else ""),
-                op,
-            )
+        if isinstance(op, UnrealizedConversionCastOp):
+            casts.append(op)
+            continue
+        hint = " (lower scf with lower-scf-to-cf first)" if op.name.startswith("scf.") else ""
+        raise LoweringError(f"'{op.name}' was not lowered to the llvm dialect{hint}", op)
+    if casts:
+        cast = casts[0]
+        raise LoweringError(
+            f"unresolved type conversion from {cast.operands[0].type} to {cast.results[0].type}",
+            cast,
+        )
 
 
 __all__ = ["ConvertToLLVMPass", "LoweringError", "all_patterns", "register_llvm_extensions"]

@@ -34,7 +34,6 @@ from lowering.to_llvm.common import (
     FPToUIOp,
     LoweringError,
     UIToFPOp,
-    bitwidth,
     convert_type,
     int_constant,
     llvm_operands,

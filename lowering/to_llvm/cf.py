@@ -19,7 +19,6 @@ from lowering.to_llvm.common import (
     SwitchOp,
     convert_all_block_arguments,
     convert_block_arguments,
-    convert_type,
     llvm_operand,
     llvm_operands,
 )

@@ -218,8 +218,12 @@ def check_static_memref(t: Attribute, op: Operation) -> MemRefType:
 # ---------------------------------------------------------------------------
 
 
-def cast_value(value: SSAValue, to: Attribute, rewriter: PatternRewriter, point: InsertPoint) -> SSAValue:
-    """`value` as type `to`, through an unrealized cast unless it already is."""
+def cast_value(value: SSAValue, to: Attribute, rewriter: PatternRewriter, point: InsertPoint | None = None) -> SSAValue:
+    """`value` as type `to`, through an unrealized cast unless it already is.
+
+    The cast is placed right after the definition of `value` (at the start of its
+    block for a block argument) so one cast serves every use; an existing such
+    cast is reused. `point` is only a fallback for values without a block."""
     if value.type == to:
         return value
     owner = value.owner
@@ -229,8 +233,25 @@ def cast_value(value: SSAValue, to: Attribute, rewriter: PatternRewriter, point:
         and owner.inputs[0].type == to
     ):
         return owner.inputs[0]
+    if isinstance(owner, Block):
+        def_block: Block | None = owner
+        where = InsertPoint.at_start(owner)
+    else:
+        def_block = owner.parent_block()
+        where = InsertPoint.after(owner) if def_block is not None else point
+    for use in value.uses:
+        user = use.operation
+        if (
+            isinstance(user, UnrealizedConversionCastOp)
+            and len(user.inputs) == 1
+            and len(user.outputs) == 1
+            and user.outputs[0].type == to
+            and user.parent_block() is def_block
+        ):
+            return user.outputs[0]
+    assert where is not None
     cast_op = UnrealizedConversionCastOp.get([value], [to])
-    rewriter.insert(cast_op, point)
+    rewriter.insert(cast_op, where)
     return cast_op.results[0]
 
 
@@ -531,8 +552,4 @@ __all__ = [
     "normalize_int",
     "replace_with_llvm",
     "type_suffix",
-    "i1",
-    "i32",
-    "i64",
-    "builtin",
 ]

@@ -34,8 +34,6 @@ from xdsl.dialects.builtin import (
     DenseIntOrFPElementsAttr,
     IntegerAttr,
     MemRefType,
-    ModuleOp,
-    StringAttr,
     SymbolRefAttr,
     VectorType,
     i1,

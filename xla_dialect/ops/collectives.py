@@ -32,6 +32,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import (
+    OpTraits,
     irdl_op_definition,
     operand_def,
     opt_prop_def,
@@ -47,7 +48,7 @@ from xdsl.printer import Printer
 from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
 
 from xla_dialect.attributes import ChannelHandleAttr
-from xla_dialect.diagnostics import fmt_list, require
+from xla_dialect.diagnostics import require
 from xla_dialect.ops.base import XlaOp, check_element_class, check_tensor
 from xla_dialect.syntax import build, parse_attr_dict, print_attr_dict
 from xla_dialect.types import (
@@ -65,7 +66,7 @@ ui32 = IntegerType(32, Signedness.UNSIGNED)
 
 
 
-def _collective_traits():  # noqa: ANN202  (xDSL's OpTraits)
+def _collective_traits() -> OpTraits:
     """Collectives synchronise with other devices: read and write effects, not Pure."""
     return traits_def(MemoryReadEffect(), MemoryWriteEffect())
 
@@ -267,7 +268,7 @@ class IdOp(XlaOp):
         self.check_result_types([tensor([], ui32)])
 
     @classmethod
-    def parse(cls, parser: Parser):
+    def parse(cls, parser: Parser) -> IdOp:
         attrs = parse_attr_dict(parser)
         parser.parse_punctuation(":")
         return build(cls, [], [parser.parse_type()], attrs)
@@ -292,7 +293,7 @@ class PartitionIdOp(IdOp):
     ReplicaId for SPMD partitions (spec: ReplicaId)."""
 
     name = "xla.partition_id"
-    SPEC_SECTION: ClassVar[str] = ""
+    SPEC_SECTION: ClassVar[str] = "StableHLO"
 
 
 # ---------------------------------------------------------------------------
@@ -394,7 +395,7 @@ class ReduceScatterOp(CollectiveOp):
     reduce_scatter; spec: AllReduce)."""
 
     name = "xla.reduce_scatter"
-    SPEC_SECTION: ClassVar[str] = ""
+    SPEC_SECTION: ClassVar[str] = "StableHLO"
     operand = operand_def(TensorType)
     result = result_def(TensorType)
     scatter_dimension = prop_def(IntegerAttr[IntegerType])
@@ -719,7 +720,7 @@ class CollectiveBroadcastOp(CollectiveOp):
     group (StableHLO's collective_broadcast; spec: CollectivePermute)."""
 
     name = "xla.collective_broadcast"
-    SPEC_SECTION: ClassVar[str] = ""
+    SPEC_SECTION: ClassVar[str] = "StableHLO"
     ALLOW_PADDING: ClassVar[bool] = True
     COVER_ALL: ClassVar[bool] = False  # devices outside every group keep their operand
     operand = operand_def(TensorType)

@@ -41,7 +41,7 @@ class ConstantOp(XlaOp):
     (spec: none of its own; the `ConstantLiteral` the sections' examples build on)."""
 
     name = "xla.constant"
-    SPEC_SECTION: ClassVar[str] = ""
+    SPEC_SECTION: ClassVar[str] = "StableHLO"
     value = prop_def(DenseIntOrFPElementsAttr)
     output = result_def(TensorType)
     traits = traits_def(Pure(), ConstantLike())

@@ -140,7 +140,7 @@ class ReturnOp(XlaOp):
     """Ends a region of an `xla` op and yields the computation's results (spec: While)."""
 
     name = "xla.return"
-    SPEC_SECTION: ClassVar[str] = "While"
+    SPEC_SECTION: ClassVar[str] = "StableHLO"
 
     values = var_operand_def()
     traits = traits_def(IsTerminator(), ReturnLike(), Pure())
@@ -508,7 +508,7 @@ class OptimizationBarrierOp(XlaOp):
     uses it to order loop bodies)."""
 
     name = "xla.optimization_barrier"
-    SPEC_SECTION: ClassVar[str] = "While"
+    SPEC_SECTION: ClassVar[str] = "StableHLO"
 
     operand = var_operand_def()
     results_ = var_result_def()

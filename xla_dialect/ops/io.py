@@ -23,7 +23,6 @@ from xdsl.dialects.builtin import (
     IntegerType,
     StringAttr,
     SymbolRefAttr,
-    TensorType,
     TupleType,
     i32,
 )
@@ -105,7 +104,7 @@ class AfterAllOp(XlaOp):
 
     name = "xla.after_all"
     SPEC_SECTION: ClassVar[str] = "AfterAll"
-    inputs = var_operand_def(TokenType)
+    inputs = var_operand_def(Attribute)
     result = result_def(TokenType)
     traits = traits_def(Pure())
 
@@ -141,11 +140,14 @@ class CreateTokenOp(XlaOp):
 
     name = "xla.create_token"
     SPEC_SECTION: ClassVar[str] = "AfterAll"
-    result = result_def(TokenType)
+    result = result_def(Attribute)
     traits = traits_def(Pure())
 
     def __init__(self) -> None:
         super().__init__(result_types=[TokenType()])
+
+    def verify_(self) -> None:
+        _check_token("result", self.result.type)
 
     @classmethod
     def parse(cls, parser: Parser) -> CreateTokenOp:
@@ -250,8 +252,8 @@ class OutfeedOp(XlaOp):
     spec's counterpart of Infeed (spec: Infeed)."""
 
     name = "xla.outfeed"
-    SPEC_SECTION: ClassVar[str] = ""  # not a section of the spec; Infeed's counterpart
-    inputs = var_operand_def(TensorType)
+    SPEC_SECTION: ClassVar[str] = "StableHLO"
+    inputs = var_operand_def(Attribute)
     token = operand_def(TokenType)
     result = result_def(TokenType)
     outfeed_config = opt_prop_def(StringAttr)
@@ -299,7 +301,7 @@ class SendOp(XlaOp):
 
     name = "xla.send"
     SPEC_SECTION: ClassVar[str] = "Send"
-    inputs = var_operand_def(TensorType)
+    inputs = var_operand_def(Attribute)
     token = operand_def(TokenType)
     result = result_def(TokenType)
     channel_handle = prop_def(ChannelHandleAttr)

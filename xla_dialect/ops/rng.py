@@ -244,7 +244,7 @@ class RngBernoulliOp(XlaOp):
     probability `mean` (an F32 scalar) and 0 otherwise (spec: RngBernoulli)."""
 
     name = "xla.rng_bernoulli"
-    SPEC_SECTION: ClassVar[str] = ""  # only in the spec's older edition
+    SPEC_SECTION: ClassVar[str] = "Older spec versions"
     mean = operand_def(TensorType)
     result = result_def(TensorType)
     shape = prop_def(DenseArrayBase)

@@ -67,7 +67,7 @@ func.func @complex_parts(%c: tensor<4xcomplex<f32>>) -> tensor<4xf32> {
   %1 = xla.imag %c : (tensor<4xcomplex<f32>>) -> tensor<4xf32>
   // CHECK-NEXT: %2 = xla.abs %c : (tensor<4xcomplex<f32>>) -> tensor<4xf32>
   %2 = xla.abs %c : (tensor<4xcomplex<f32>>) -> tensor<4xf32>
-  // CHECK-NEXT: %3 = xla.complex %0, %1 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xcomplex<f32>>
+  // CHECK-NEXT: %3 = xla.complex %0, %1 : tensor<4xcomplex<f32>>
   %3 = xla.complex %0, %1 : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xcomplex<f32>>
   func.return %2 : tensor<4xf32>
 }

@@ -205,3 +205,43 @@ func.func @custom_call_operand_count(%a: tensor<2xf32>) {
   %0 = xla.custom_call @foo(%a) : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
   func.return
 }
+
+// -----
+
+func.func @after_all_not_token(%x: tensor<2xi64>, %t: !xla.token) {
+  // expected-error @+1 {{operand #1 must be a !xla.token, got tensor<2xi64>}}
+  %0 = "xla.after_all"(%t, %x) : (!xla.token, tensor<2xi64>) -> !xla.token
+  func.return
+}
+
+// -----
+
+func.func @create_token_type() {
+  // expected-error @+1 {{result must be a !xla.token, got tensor<i1>}}
+  %0 = "xla.create_token"() : () -> tensor<i1>
+  func.return
+}
+
+// -----
+
+func.func @outfeed_token_input(%x: tensor<2xi64>, %t: !xla.token) {
+  // expected-error @+1 {{input #1 must be a tensor of a primitive type, got !xla.token}}
+  %0 = "xla.outfeed"(%x, %t, %t) : (tensor<2xi64>, !xla.token, !xla.token) -> !xla.token
+  func.return
+}
+
+// -----
+
+func.func @outfeed_tuple_input(%x: tuple<tensor<2xi64>>, %t: !xla.token) {
+  // expected-error @+1 {{input #0 must be a tensor of a primitive type, got tuple<tensor<2xi64>>}}
+  %0 = "xla.outfeed"(%x, %t) : (tuple<tensor<2xi64>>, !xla.token) -> !xla.token
+  func.return
+}
+
+// -----
+
+func.func @send_token_input(%t: !xla.token) {
+  // expected-error @+1 {{input #0 must be a tensor of a primitive type, got !xla.token}}
+  %0 = "xla.send"(%t, %t) {channel_handle = #xla.channel_handle<handle = 1, type = 1>} : (!xla.token, !xla.token) -> !xla.token
+  func.return
+}
