@@ -114,7 +114,11 @@ class XlaOptMain(xDSLOptMain):
     def register_all_dialects(self) -> None:
         from xla_dialect.registry import get_all_dialects
 
-        for name, factory in get_all_dialects().items():
+        from lowering.to_llvm.common import extended_llvm_dialect
+
+        dialects = get_all_dialects()
+        dialects["llvm"] = extended_llvm_dialect  # with the ops the lowering adds
+        for name, factory in dialects.items():
             self.ctx.register_dialect(name, factory)
 
     def register_all_passes(self) -> None:

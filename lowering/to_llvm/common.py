@@ -48,7 +48,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Dialect, Attribute, Block, Operation, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -474,6 +474,13 @@ class SwitchOp(IRDLOperation):
 
 
 LLVM_EXTENSION_OPS: tuple[type[Operation], ...] = (FPToSIOp, FPToUIOp, UIToFPOp, SwitchOp)
+
+
+def extended_llvm_dialect() -> Dialect:
+    """xDSL's llvm dialect with the ops defined here, for drivers that read llvm IR."""
+    from xdsl.dialects.llvm import LLVM
+
+    return Dialect("llvm", [*LLVM.operations, *LLVM_EXTENSION_OPS], list(LLVM.attributes))
 
 
 def register_llvm_extensions(ctx: Context) -> None:
