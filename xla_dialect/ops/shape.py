@@ -107,18 +107,46 @@ class _UnaryShapeOp(XlaOp):
         check_same_element_type(["operand", "result"], [self.operand.type, self.result.type])
 
 
+class _KeywordIntsShapeOp(_UnaryShapeOp):
+    """`xla.<op> %x, <keyword> = [..] : (tensor<..>) -> tensor<..>`: a shape op whose one
+    integer-list property is spelled by a keyword (`dims`, `sizes`, `dimensions`)."""
+
+    INTS_PROPERTY: ClassVar[str] = ""
+    INTS_KEYWORD: ClassVar[str] = ""
+
+    @classmethod
+    def parse(cls, parser: Parser):
+        pos = parser.pos
+        operand = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        values = parse_keyword_ints(parser, cls.INTS_KEYWORD)
+        attrs: dict[str, Attribute] = {cls.INTS_PROPERTY: i64_array(values)}
+        attrs.update(parse_attr_dict(parser))
+        ins, outs = parse_same_or_function_type(parser, 1)
+        return build(cls, resolve(parser, [operand], ins, pos), outs, attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.operand)
+        values = ints_of(self.properties[self.INTS_PROPERTY])
+        printer.print_string(f", {self.INTS_KEYWORD} = {fmt_list(values)}")
+        _print_tail(printer, self, [self.INTS_PROPERTY])
+
+
 # ---------------------------------------------------------------------------
 # Broadcast / BroadcastInDim
 # ---------------------------------------------------------------------------
 
 
 @irdl_op_definition
-class BroadcastOp(_UnaryShapeOp):
+class BroadcastOp(_KeywordIntsShapeOp):
     """`xla.broadcast %x, sizes = [2, 3] : (tensor<4xf32>) -> tensor<2x3x4xf32>`: copies the
     operand into new leading dimensions of the given sizes (spec: Broadcast)."""
 
     name = "xla.broadcast"
     SPEC_SECTION: ClassVar[str] = "Broadcast"
+    INTS_PROPERTY: ClassVar[str] = "broadcast_sizes"
+    INTS_KEYWORD: ClassVar[str] = "sizes"
     broadcast_sizes = prop_def(DenseArrayBase)
 
     def __init__(self, operand: SSAValue, broadcast_sizes: Sequence[int]):
@@ -139,33 +167,17 @@ class BroadcastOp(_UnaryShapeOp):
             require(s >= 0, f"broadcast_sizes {fmt_list(sizes)} has {s}; sizes must be non-negative")
         self.check_result_types([self.infer_result_type(self.operand.type, sizes)])
 
-    @classmethod
-    def parse(cls, parser: Parser) -> BroadcastOp:
-        pos = parser.pos
-        operand = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        attrs: dict[str, Attribute] = {
-            "broadcast_sizes": i64_array(parse_keyword_ints(parser, "sizes"))
-        }
-        attrs.update(parse_attr_dict(parser))
-        ins, outs = parse_same_or_function_type(parser, 1)
-        return build(cls, resolve(parser, [operand], ins, pos), outs, attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.operand)
-        printer.print_string(f", sizes = {fmt_list(ints_of(self.broadcast_sizes))}")
-        _print_tail(printer, self, ["broadcast_sizes"])
-
 
 @irdl_op_definition
-class BroadcastInDimOp(_UnaryShapeOp):
+class BroadcastInDimOp(_KeywordIntsShapeOp):
     """`xla.broadcast_in_dim %x, dims = [0] : (tensor<2xf32>) -> tensor<2x3xf32>`: operand
     dimension i becomes result dimension `broadcast_dimensions[i]`, size-1 dimensions
     are expanded (spec: BroadcastInDim)."""
 
     name = "xla.broadcast_in_dim"
     SPEC_SECTION: ClassVar[str] = "BroadcastInDim"
+    INTS_PROPERTY: ClassVar[str] = "broadcast_dimensions"
+    INTS_KEYWORD: ClassVar[str] = "dims"
     broadcast_dimensions = prop_def(DenseArrayBase)
 
     def __init__(
@@ -199,24 +211,6 @@ class BroadcastInDimOp(_UnaryShapeOp):
                 f"operand dimension {i} has size {_fmt_size(size)}, which is neither 1 nor "
                 f"the size {_fmt_size(target)} of result dimension {d}",
             )
-
-    @classmethod
-    def parse(cls, parser: Parser) -> BroadcastInDimOp:
-        pos = parser.pos
-        operand = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        attrs: dict[str, Attribute] = {
-            "broadcast_dimensions": i64_array(parse_keyword_ints(parser, "dims"))
-        }
-        attrs.update(parse_attr_dict(parser))
-        ins, outs = parse_same_or_function_type(parser, 1)
-        return build(cls, resolve(parser, [operand], ins, pos), outs, attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.operand)
-        printer.print_string(f", dims = {fmt_list(ints_of(self.broadcast_dimensions))}")
-        _print_tail(printer, self, ["broadcast_dimensions"])
 
 
 # ---------------------------------------------------------------------------
@@ -284,12 +278,14 @@ class ReshapeOp(_UnaryShapeOp):
 
 
 @irdl_op_definition
-class CollapseOp(_UnaryShapeOp):
+class CollapseOp(_KeywordIntsShapeOp):
     """`xla.collapse %x, dimensions = [0, 1] : (tensor<4x2x3xf32>) -> tensor<8x3xf32>`:
     replaces consecutive dimensions by one whose size is their product (spec: Collapse)."""
 
     name = "xla.collapse"
     SPEC_SECTION: ClassVar[str] = "Collapse"
+    INTS_PROPERTY: ClassVar[str] = "dimensions"
+    INTS_KEYWORD: ClassVar[str] = "dimensions"
     dimensions = prop_def(DenseArrayBase)
 
     def __init__(self, operand: SSAValue, dimensions: Sequence[int]):
@@ -319,32 +315,16 @@ class CollapseOp(_UnaryShapeOp):
             [self.infer_result_type(self.operand.type, ints_of(self.dimensions))]
         )
 
-    @classmethod
-    def parse(cls, parser: Parser) -> CollapseOp:
-        pos = parser.pos
-        operand = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        attrs: dict[str, Attribute] = {
-            "dimensions": i64_array(parse_keyword_ints(parser, "dimensions"))
-        }
-        attrs.update(parse_attr_dict(parser))
-        ins, outs = parse_same_or_function_type(parser, 1)
-        return build(cls, resolve(parser, [operand], ins, pos), outs, attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.operand)
-        printer.print_string(f", dimensions = {fmt_list(ints_of(self.dimensions))}")
-        _print_tail(printer, self, ["dimensions"])
-
 
 @irdl_op_definition
-class TransposeOp(_UnaryShapeOp):
+class TransposeOp(_KeywordIntsShapeOp):
     """`xla.transpose %x, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>`: result
     dimension i is operand dimension `permutation[i]` (spec: Transpose)."""
 
     name = "xla.transpose"
     SPEC_SECTION: ClassVar[str] = "Transpose"
+    INTS_PROPERTY: ClassVar[str] = "permutation"
+    INTS_KEYWORD: ClassVar[str] = "dims"
     permutation = prop_def(DenseArrayBase)
 
     def __init__(self, operand: SSAValue, permutation: Sequence[int]):
@@ -365,22 +345,6 @@ class TransposeOp(_UnaryShapeOp):
         self.check_result_types(
             [self.infer_result_type(self.operand.type, ints_of(self.permutation))]
         )
-
-    @classmethod
-    def parse(cls, parser: Parser) -> TransposeOp:
-        pos = parser.pos
-        operand = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        attrs: dict[str, Attribute] = {"permutation": i64_array(parse_keyword_ints(parser, "dims"))}
-        attrs.update(parse_attr_dict(parser))
-        ins, outs = parse_same_or_function_type(parser, 1)
-        return build(cls, resolve(parser, [operand], ins, pos), outs, attrs)
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.operand)
-        printer.print_string(f", dims = {fmt_list(ints_of(self.permutation))}")
-        _print_tail(printer, self, ["permutation"])
 
 
 # ---------------------------------------------------------------------------
