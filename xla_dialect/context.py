@@ -128,7 +128,6 @@ def verify_all(module: Operation, source: str | None = None) -> list[SourceDiagn
     """Verify every op, innermost first; an op whose nested ops failed is not verified
     again (its own error would only echo theirs)."""
     diagnostics: list[SourceDiagnostic] = []
-    failed: set[int] = set()
 
     def visit(op: Operation) -> bool:
         ok = True
@@ -143,7 +142,6 @@ def verify_all(module: Operation, source: str | None = None) -> list[SourceDiagn
         except VerifyException as err:
             message = _strip_note(str(err.args[0]) if err.args else str(err))
             diagnostics.append(op_diagnostic(op, message, source))
-            failed.add(id(op))
             return False
         except Exception as err:  # a verifier that crashes is a bug; still report it
             diagnostics.append(

@@ -201,9 +201,6 @@ def print_int_list(printer: Printer, values: Iterable[int]) -> None:
     printer.print_string("[" + ", ".join(str(v) for v in values) + "]")
 
 
-def print_keyword_ints(printer: Printer, keyword: str, values: Iterable[int]) -> None:
-    printer.print_string(f"{keyword} = ")
-    print_int_list(printer, values)
 
 
 def print_types(printer: Printer, types: Sequence[Attribute]) -> None:
@@ -234,6 +231,28 @@ def print_same_or_function_type(printer: Printer, op: Operation) -> None:
         print_function_type(printer, op.operand_types, op.result_types)
 
 
+def print_attrs_and_function_type(
+    printer: Printer, op: Operation, elided: Iterable[str] = ()
+) -> None:
+    """` {attrs} : (operand types) -> result types`: the tail of most pretty forms."""
+    print_attr_dict(printer, op, elided)
+    printer.print_string(" : ")
+    print_function_type(printer, op.operand_types, op.result_types)
+
+
+def parse_function_type_and_build(
+    parser: Parser,
+    cls: type[OpT],
+    operands: Sequence[UnresolvedOperand],
+    pos: int,
+    attributes: dict[str, Attribute],
+) -> OpT:
+    """Read `: (operand types) -> result types` and create `cls` (see `build`)."""
+    parser.parse_punctuation(":")
+    in_types, out_types = parse_function_type(parser)
+    return build(cls, resolve(parser, operands, in_types, pos), out_types, attributes)
+
+
 def print_attr_dict(printer: Printer, op: Operation, elided: Iterable[str] = ()) -> None:
     """Properties and attributes not spelled out by the pretty form, as ` {...}`."""
     skip = set(elided)
@@ -243,6 +262,3 @@ def print_attr_dict(printer: Printer, op: Operation, elided: Iterable[str] = ())
         printer.print_string(" ")
         printer.print_attr_dict(merged)
 
-
-def comma_list(printer: Printer, items: Sequence[object], fn: Callable[[object], None]) -> None:
-    printer.print_list(items, fn)

@@ -115,10 +115,6 @@ def bit_width(t: Attribute) -> int:
     raise ValueError(f"{t} has no bit width")
 
 
-def complex_part_type(t: Attribute) -> Attribute:
-    """The float type of a complex type's parts (`real`, `imag`, `abs`)."""
-    assert isinstance(t, ComplexType)
-    return t.element_type
 
 
 ELEMENT_TYPE_CLASSES: dict[str, tuple[str, object]] = {

@@ -21,7 +21,7 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 
 from xdsl.context import Context
-from xdsl.dialects import builtin, cf, func, llvm
+from xdsl.dialects import cf, func, llvm
 from xdsl.dialects.builtin import (
     AnyFloat,
     BFloat16Type,
@@ -44,7 +44,6 @@ from xdsl.dialects.builtin import (
     StridedLayoutAttr,
     UnrealizedConversionCastOp,
     VectorType,
-    i1,
     i32,
     i64,
 )

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.ir import Attribute
@@ -87,11 +87,6 @@ def check_dims_in_range(name: str, dims: Sequence[int], rank: int, unique: bool 
         require(len(set(dims)) == len(dims), f"{name} {fmt_list(dims)} has repeated dimensions")
 
 
-def check_sorted(name: str, dims: Sequence[int]) -> None:
-    require(
-        all(a < b for a, b in zip(dims, dims[1:])),
-        f"{name} {fmt_list(dims)} must be strictly increasing",
-    )
 
 
 def check_permutation(name: str, perm: Sequence[int], rank: int) -> None:
@@ -100,7 +95,3 @@ def check_permutation(name: str, perm: Sequence[int], rank: int) -> None:
         f"{name} {fmt_list(perm)} is not a permutation of {fmt_list(range(rank))}",
     )
 
-
-def check_all(name: str, values: Sequence[int], rule: Callable[[int], bool], text: str) -> None:
-    for v in values:
-        require(rule(v), f"{name} {fmt_list(values)} has {v}; {text}")

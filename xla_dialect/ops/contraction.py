@@ -55,6 +55,7 @@ from xla_dialect.attributes import (
 from xla_dialect.diagnostics import fmt_list, require
 from xla_dialect.ops.base import XlaOp, check_dims_in_range, check_tensor
 from xla_dialect.syntax import (
+    parse_function_type_and_build,
     build,
     i64_array,
     ints_of,
@@ -220,9 +221,7 @@ class DotOp(XlaOp):
             parser.parse_punctuation("=")
             attrs["precision_config"] = parse_precision_list(parser)
         attrs.update(parse_attr_dict(parser))
-        parser.parse_punctuation(":")
-        in_types, out_types = parse_function_type(parser)
-        return build(cls, resolve(parser, [lhs, rhs], in_types, pos), out_types, attrs)
+        return parse_function_type_and_build(parser, cls, [lhs, rhs], pos, attrs)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
@@ -397,9 +396,7 @@ class DotGeneralOp(XlaOp):
                 **{k: v for k, v in dims.items() if k.endswith("_dimensions")}
             )
         attrs.update(parse_attr_dict(parser))
-        parser.parse_punctuation(":")
-        in_types, out_types = parse_function_type(parser)
-        return build(cls, resolve(parser, [lhs, rhs], in_types, pos), out_types, attrs)
+        return parse_function_type_and_build(parser, cls, [lhs, rhs], pos, attrs)
 
     def print(self, printer: Printer) -> None:
         dn = self.dot_dimension_numbers

@@ -34,13 +34,13 @@ from xdsl.traits import IsTerminator, Pure, RecursiveMemoryEffect, ReturnLike, S
 from xla_dialect.diagnostics import require
 from xla_dialect.ops.base import XlaOp
 from xla_dialect.syntax import (
+    print_attrs_and_function_type,
     build,
     parse_attr_dict,
     parse_function_type,
     parse_operand_list,
     parse_type_list,
     print_attr_dict,
-    print_function_type,
     print_operands,
     print_types,
     resolve,
@@ -491,9 +491,7 @@ class CallOp(XlaOp):
         printer.print_string("(")
         print_operands(printer, self.args)
         printer.print_string(")")
-        print_attr_dict(printer, self, ["callee"])
-        printer.print_string(" : ")
-        print_function_type(printer, self.operand_types, self.result_types)
+        print_attrs_and_function_type(printer, self, ["callee"])
 
 
 # ---------------------------------------------------------------------------

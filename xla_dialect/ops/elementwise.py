@@ -53,6 +53,7 @@ from xla_dialect.ops.base import (
     check_tensor,
 )
 from xla_dialect.syntax import (
+    print_attrs_and_function_type,
     build,
     i64_array,
     ints_of,
@@ -621,9 +622,7 @@ class SelectOp(XlaOp):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_list(self.operands, printer.print_operand)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        print_function_type(printer, self.operand_types, self.result_types)
+        print_attrs_and_function_type(printer, self)
 
 
 @irdl_op_definition
@@ -700,9 +699,7 @@ class ConversionOp(XlaOp):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_operand(self.operand)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        print_function_type(printer, self.operand_types, self.result_types)
+        print_attrs_and_function_type(printer, self)
 
 
 @irdl_op_definition

@@ -52,13 +52,13 @@ from xla_dialect.attributes import ChannelHandleAttr, OutputOperandAliasAttr, bo
 from xla_dialect.diagnostics import fmt_list, require
 from xla_dialect.ops.base import XlaOp, check_tensor
 from xla_dialect.syntax import (
+    print_attrs_and_function_type,
     bool_of,
     build,
     parse_attr_dict,
     parse_function_type,
     parse_operand_list,
     print_attr_dict,
-    print_function_type,
     print_operands,
     resolve,
 )
@@ -547,9 +547,7 @@ class CustomCallOp(XlaOp):
         printer.print_string("(")
         print_operands(printer, self.inputs)
         printer.print_string(")")
-        print_attr_dict(printer, self, ["call_target_name"])
-        printer.print_string(" : ")
-        print_function_type(printer, self.operand_types, self.result_types)
+        print_attrs_and_function_type(printer, self, ["call_target_name"])
 
 
 OPS: tuple[type[Operation], ...] = (

@@ -49,6 +49,7 @@ from xla_dialect.ops.base import (
     check_tensor,
 )
 from xla_dialect.syntax import (
+    print_attrs_and_function_type,
     bool_of,
     build,
     i64_array,
@@ -57,7 +58,6 @@ from xla_dialect.syntax import (
     parse_keyword_ints,
     parse_same_or_function_type,
     print_attr_dict,
-    print_function_type,
     print_same_or_function_type,
     resolve,
 )
@@ -317,9 +317,7 @@ class FftOp(XlaOp):
         printer.print_string(
             f", type = {self.fft_type.data.value}, length = {fmt_list(ints_of(self.fft_length))}"
         )
-        print_attr_dict(printer, self, ["fft_type", "fft_length"])
-        printer.print_string(" : ")
-        print_function_type(printer, self.operand_types, self.result_types)
+        print_attrs_and_function_type(printer, self, ["fft_type", "fft_length"])
 
 
 OPS: tuple[type[XlaOp], ...] = (CholeskyOp, TriangularSolveOp, FftOp)

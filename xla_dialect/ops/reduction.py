@@ -55,14 +55,13 @@ from xla_dialect.ops.control_flow import (
     region_signature,
 )
 from xla_dialect.syntax import (
+    print_attrs_and_function_type,
     build,
     i64_array,
     ints_of,
     parse_function_type,
     parse_int_list,
-    print_function_type,
     print_int_list,
-    print_attr_dict,
 )
 from xla_dialect.types import element_type_of, format_type, is_dynamic, shape_of, tensor
 
@@ -332,9 +331,7 @@ class ReduceOp(XlaOp):
             printer.print_string(f" applies {inner.name}")
         printer.print_string(" across dimensions = ")
         print_int_list(printer, ints_of(self.dimensions))
-        print_attr_dict(printer, self, ["dimensions"])
-        printer.print_string(" : ")
-        print_function_type(printer, self.operand_types, self.result_types)
+        print_attrs_and_function_type(printer, self, ["dimensions"])
         if inner is not None:
             return
         args = self.body.blocks.first.args if self.body.blocks else ()

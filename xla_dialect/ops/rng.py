@@ -46,16 +46,13 @@ from xla_dialect.diagnostics import fmt_list, require
 from xla_dialect.ops.base import XlaOp, check_element_class, check_tensor
 from xla_dialect.ops.constants import ConstantOp
 from xla_dialect.syntax import (
-    build,
+    print_attrs_and_function_type,
+    parse_function_type_and_build,
     i64_array,
     ints_of,
     parse_attr_dict,
-    parse_function_type,
     parse_operand_list,
-    print_attr_dict,
-    print_function_type,
     print_operands,
-    resolve,
 )
 from xla_dialect.types import (
     element_type_of,
@@ -192,17 +189,13 @@ class RngOp(XlaOp):
         distribution = parser.parse_str_enum(RngDistribution)
         attrs = parse_attr_dict(parser)
         attrs["rng_distribution"] = RngDistributionAttr(distribution)
-        parser.parse_punctuation(":")
-        in_types, out_types = parse_function_type(parser)
-        return build(cls, resolve(parser, operands, in_types, pos), out_types, attrs)
+        return parse_function_type_and_build(parser, cls, operands, pos, attrs)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         print_operands(printer, self.operands)
         printer.print_string(f", distribution = {self.distribution.value}")
-        print_attr_dict(printer, self, ["rng_distribution"])
-        printer.print_string(" : ")
-        print_function_type(printer, self.operand_types, self.result_types)
+        print_attrs_and_function_type(printer, self, ["rng_distribution"])
 
 
 def _rng(
@@ -361,17 +354,13 @@ class RngBitGeneratorOp(XlaOp):
         algorithm = parser.parse_str_enum(RngAlgorithm)
         attrs = parse_attr_dict(parser)
         attrs["rng_algorithm"] = RngAlgorithmAttr(algorithm)
-        parser.parse_punctuation(":")
-        in_types, out_types = parse_function_type(parser)
-        return build(cls, resolve(parser, operands, in_types, pos), out_types, attrs)
+        return parse_function_type_and_build(parser, cls, operands, pos, attrs)
 
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         print_operands(printer, self.operands)
         printer.print_string(f", algorithm = {self.algorithm.value}")
-        print_attr_dict(printer, self, ["rng_algorithm"])
-        printer.print_string(" : ")
-        print_function_type(printer, self.operand_types, self.result_types)
+        print_attrs_and_function_type(printer, self, ["rng_algorithm"])
 
 
 OPS: tuple[type[Operation], ...] = (RngOp, RngBernoulliOp, RngBitGeneratorOp)

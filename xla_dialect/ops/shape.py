@@ -44,6 +44,7 @@ from xla_dialect.ops.base import (
     check_tensor,
 )
 from xla_dialect.syntax import (
+    print_attrs_and_function_type,
     build,
     i64_array,
     ints_of,
@@ -52,8 +53,6 @@ from xla_dialect.syntax import (
     parse_operand_list,
     parse_optional_keyword_ints,
     parse_same_or_function_type,
-    print_attr_dict,
-    print_function_type,
     resolve,
 )
 from xla_dialect.types import (
@@ -85,13 +84,6 @@ def _parse_keyword_int(parser: Parser, keyword: str) -> int:
     parser.parse_keyword(keyword)
     parser.parse_punctuation("=")
     return parser.parse_integer()
-
-
-def _print_tail(printer: Printer, op: Operation, elided: Sequence[str]) -> None:
-    """` {attrs} : (operand types) -> result type`."""
-    print_attr_dict(printer, op, elided)
-    printer.print_string(" : ")
-    print_function_type(printer, op.operand_types, op.result_types)
 
 
 class _UnaryShapeOp(XlaOp):
@@ -130,7 +122,7 @@ class _KeywordIntsShapeOp(_UnaryShapeOp):
         printer.print_operand(self.operand)
         values = ints_of(self.properties[self.INTS_PROPERTY])
         printer.print_string(f", {self.INTS_KEYWORD} = {fmt_list(values)}")
-        _print_tail(printer, self, [self.INTS_PROPERTY])
+        print_attrs_and_function_type(printer, self, [self.INTS_PROPERTY])
 
 
 # ---------------------------------------------------------------------------
@@ -274,7 +266,7 @@ class ReshapeOp(_UnaryShapeOp):
         printer.print_operand(self.operand)
         if self.dimensions is not None:
             printer.print_string(f", dimensions = {fmt_list(ints_of(self.dimensions))}")
-        _print_tail(printer, self, ["dimensions"])
+        print_attrs_and_function_type(printer, self, ["dimensions"])
 
 
 @irdl_op_definition
@@ -399,7 +391,7 @@ class GetDimensionSizeOp(XlaOp):
         printer.print_string(" ")
         printer.print_operand(self.operand)
         printer.print_string(f", dim = {self.dimension.value.data}")
-        _print_tail(printer, self, ["dimension"])
+        print_attrs_and_function_type(printer, self, ["dimension"])
 
 
 @irdl_op_definition
@@ -469,7 +461,7 @@ class SetDimensionSizeOp(XlaOp):
         printer.print_string(", ")
         printer.print_operand(self.size)
         printer.print_string(f", dim = {self.dimension.value.data}")
-        _print_tail(printer, self, ["dimension"])
+        print_attrs_and_function_type(printer, self, ["dimension"])
 
 
 OPS: tuple[type[Operation], ...] = (

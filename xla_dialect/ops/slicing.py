@@ -41,6 +41,7 @@ from xla_dialect.ops.base import (
     check_tensor,
 )
 from xla_dialect.syntax import (
+    print_attrs_and_function_type,
     build,
     i64_array,
     ints_of,
@@ -49,7 +50,6 @@ from xla_dialect.syntax import (
     parse_operand_list,
     parse_same_or_function_type,
     print_attr_dict,
-    print_function_type,
     print_same_or_function_type,
     resolve,
 )
@@ -226,9 +226,7 @@ class SliceOp(XlaOp):
         ):
             ranges.append(f"{start}:{limit}" if stride == 1 else f"{start}:{limit}:{stride}")
         printer.print_string(" [" + ", ".join(ranges) + "]")
-        print_attr_dict(printer, self, ["start_indices", "limit_indices", "strides"])
-        printer.print_string(" : ")
-        print_function_type(printer, self.operand_types, self.result_types)
+        print_attrs_and_function_type(printer, self, ["start_indices", "limit_indices", "strides"])
 
 
 # ---------------------------------------------------------------------------
@@ -301,9 +299,7 @@ class DynamicSliceOp(XlaOp):
         printer.print_string(" ")
         printer.print_list(self.operands, printer.print_operand)
         printer.print_string(", sizes = " + fmt_list(ints_of(self.slice_sizes)))
-        print_attr_dict(printer, self, ["slice_sizes"])
-        printer.print_string(" : ")
-        print_function_type(printer, self.operand_types, self.result_types)
+        print_attrs_and_function_type(printer, self, ["slice_sizes"])
 
 
 @irdl_op_definition
@@ -365,9 +361,7 @@ class DynamicUpdateSliceOp(XlaOp):
     def print(self, printer: Printer) -> None:
         printer.print_string(" ")
         printer.print_list(self.operands, printer.print_operand)
-        print_attr_dict(printer, self)
-        printer.print_string(" : ")
-        print_function_type(printer, self.operand_types, self.result_types)
+        print_attrs_and_function_type(printer, self)
 
 
 # ---------------------------------------------------------------------------
@@ -455,9 +449,7 @@ class ConcatenateOp(XlaOp):
         printer.print_string(" ")
         printer.print_list(self.operands, printer.print_operand)
         printer.print_string(f", dim = {self.dimension.value.data}")
-        print_attr_dict(printer, self, ["dimension"])
-        printer.print_string(" : ")
-        print_function_type(printer, self.operand_types, self.result_types)
+        print_attrs_and_function_type(printer, self, ["dimension"])
 
 
 # ---------------------------------------------------------------------------
@@ -576,9 +568,7 @@ class PadOp(XlaOp):
             f", high = {fmt_list(ints_of(self.edge_padding_high))}"
             f", interior = {fmt_list(ints_of(self.interior_padding))}"
         )
-        print_attr_dict(printer, self, ["edge_padding_low", "edge_padding_high", "interior_padding"])
-        printer.print_string(" : ")
-        print_function_type(printer, self.operand_types, self.result_types)
+        print_attrs_and_function_type(printer, self, ["edge_padding_low", "edge_padding_high", "interior_padding"])
 
 
 # ---------------------------------------------------------------------------

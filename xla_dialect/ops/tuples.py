@@ -27,13 +27,13 @@ from xdsl.traits import Pure
 from xla_dialect.diagnostics import require
 from xla_dialect.ops.base import XlaOp
 from xla_dialect.syntax import (
+    print_attrs_and_function_type,
     build,
     parse_attr_dict,
     parse_operand_list,
     parse_function_type,
     parse_same_or_function_type,
     print_attr_dict,
-    print_function_type,
     print_operands,
     resolve,
 )
@@ -158,9 +158,7 @@ class GetTupleElementOp(XlaOp):
         printer.print_string(" ")
         printer.print_operand(self.operand)
         printer.print_string(f"[{self.index.value.data}]")
-        print_attr_dict(printer, self, ["index"])
-        printer.print_string(" : ")
-        print_function_type(printer, self.operand_types, self.result_types)
+        print_attrs_and_function_type(printer, self, ["index"])
 
 
 OPS: tuple[type[Operation], ...] = (TupleOp, GetTupleElementOp)
