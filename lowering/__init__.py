@@ -3,6 +3,14 @@ loops → cf → llvm → llvmlite.
 
 `lowering_passes()` maps the pipeline's pass names to lazy factories.
 
+The top of the pipeline (from the xla dialect):
+
+* `xla-flatten-tuples`: tuple values → their leaves;
+* `convert-xla-to-linalg`: xla → linalg/tensor/arith/math/scf on tensors;
+* `bufferize`: tensors → memrefs, results → out-parameters, deallocation;
+* xDSL's `convert-linalg-to-loops` and `lower-affine`: linalg → scf.for nests;
+* `arith-emulate-unsupported-floats`: bf16 arithmetic computed in f32.
+
 The bottom of the pipeline (independent of the xla dialect):
 
 * `lower-scf-to-cf`: scf.for/if/while/index_switch/execute_region → cf;
@@ -66,8 +74,43 @@ def _all() -> type[ModulePass]:
     return ConvertToLLVMPass
 
 
+def _flatten_tuples() -> type[ModulePass]:
+    from lowering.flatten_tuples import FlattenTuplesPass
+
+    return FlattenTuplesPass
+
+
+def _xla_to_linalg() -> type[ModulePass]:
+    from lowering.xla_to_linalg import ConvertXlaToLinalgPass
+
+    return ConvertXlaToLinalgPass
+
+
+def _bufferize() -> type[ModulePass]:
+    from lowering.bufferize import BufferizePass
+
+    return BufferizePass
+
+
+def _emulate_floats() -> type[ModulePass]:
+    from lowering.emulate_floats import EmulateUnsupportedFloatsPass
+
+    return EmulateUnsupportedFloatsPass
+
+
+def _pipeline() -> type[ModulePass]:
+    from lowering.pipeline import LowerToLLVMPass
+
+    return LowerToLLVMPass
+
+
 def lowering_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return {
+        "xla-flatten-tuples": _flatten_tuples,
+        "convert-xla-to-linalg": _xla_to_linalg,
+        "bufferize": _bufferize,
+        "arith-emulate-unsupported-floats": _emulate_floats,
+        "lower-to-llvm": _pipeline,
         "lower-scf-to-cf": _scf_to_cf,
         "convert-arith-to-llvm": _arith,
         "convert-math-to-llvm": _math,
@@ -77,3 +120,11 @@ def lowering_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "convert-index-to-llvm": _index,
         "convert-to-llvm": _all,
     }
+
+
+def compile(program: object, entry: str = "main", **kwargs: object) -> object:  # noqa: A001
+    """Compile an `xla` module (text or parsed) and return its `entry` function as a
+    callable on NumPy arrays; see `lowering.executable.compile`."""
+    from lowering.executable import compile as compile_executable
+
+    return compile_executable(program, entry, **kwargs)  # pyright: ignore[reportArgumentType]

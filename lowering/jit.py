@@ -241,13 +241,9 @@ def compile_llvm_module(module: ModuleOp, *, opt_level: int = 3) -> JitModule:
 
 def lower_and_compile(module: ModuleOp, passes: Sequence[str] | None = None, *, opt_level: int = 3) -> JitModule:
     """Run the lowering passes (default: scf→cf then everything → llvm) and compile."""
-    from lowering import lowering_passes
-    from xla_dialect.context import make_context
+    from lowering.pipeline import run_passes
 
-    ctx = make_context()
-    registry = lowering_passes()
-    for name in passes if passes is not None else ("lower-scf-to-cf", "convert-to-llvm"):
-        registry[name]()().apply(ctx, module)
+    run_passes(module, list(passes) if passes is not None else ["lower-scf-to-cf", "convert-to-llvm"])
     module.verify()
     return compile_llvm_module(module, opt_level=opt_level)
 

@@ -170,7 +170,10 @@ class XlaOptMain(xDSLOptMain):
                 print(f"// -----// IR Dump After {previous.name} //----- //", file=sys.stdout)
                 print(out.getvalue(), file=sys.stdout)
 
-        self.pipeline = PassPipeline.parse_spec(self.available_passes, self.args.passes, callback)
+        from lowering.pipeline import expand_pipeline_spec
+
+        spec = expand_pipeline_spec(self.args.passes)
+        self.pipeline = PassPipeline.parse_spec(self.available_passes, spec, callback)
 
     # Processing -----------------------------------------------------------
 

@@ -7,6 +7,13 @@ the overflow and fast-math flags carried over); `minimumf`/`maximumf`/`minnumf`/
 `ceildivui` and `floordivsi` are expanded; `index` is `i64`. Division and
 remainder are the plain LLVM instructions (division by zero and signed overflow
 are undefined behaviour there: guard them before lowering).
+
+bf16 is carried as its i16 bit pattern (llvmlite has no bfloat type): constants
+become their bits, `select` and `bitcast` move the bits, `extf` from bf16 is
+`zext`/`shl 16`/`bitcast` (then `fpext` to f64), `truncf` to bf16 rounds to
+nearest even on the f32 bits (NaN → a quiet NaN keeping the sign; from f64 the
+value is first rounded to odd in f32, so it is rounded once). Any other arith op
+on bf16 is an error asking for `arith-emulate-unsupported-floats`.
 """
 
 from __future__ import annotations
@@ -17,30 +24,40 @@ from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import (
     AnyFloat,
     DenseIntOrFPElementsAttr,
+    Float32Type,
+    Float64Type,
     FloatAttr,
     IndexType,
     IntegerAttr,
     IntegerType,
     VectorType,
+    f32,
     i1,
+    i32,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
-from lowering.to_llvm.index import index_cast
 from lowering.to_llvm.common import (
+    BF16_BIT_OPS,
+    BF16_STORAGE_TYPE,
     ConversionPass,
     FPToSIOp,
     FPToUIOp,
     LoweringError,
     UIToFPOp,
+    bf16_arithmetic_error,
+    bf16_bits,
     convert_type,
+    element_type,
     int_constant,
+    is_bf16,
     llvm_operands,
     normalize_int,
     replace_with_llvm,
     type_suffix,
 )
+from lowering.to_llvm.index import index_cast
 
 
 def llvm_fastmath(attr: Attribute | None) -> llvm.FastMathAttr:
@@ -161,6 +178,13 @@ def _bitcast(op: Operation, args: list[SSAValue], t: Attribute) -> Built:
 def _constant(op: Operation, args: list[SSAValue], t: Attribute) -> Built:
     assert isinstance(op, arith.ConstantOp)
     value = op.value
+    if is_bf16(op.result.type):  # the bit patterns, as i16
+        if isinstance(value, FloatAttr):
+            return _single(int_constant(bf16_bits(value.value.data), BF16_STORAGE_TYPE))
+        if isinstance(value, DenseIntOrFPElementsAttr) and isinstance(t, VectorType):
+            bits = [normalize_int(bf16_bits(v), 16) for v in value.get_values()]  # type: ignore[arg-type]
+            return _single(llvm.ConstantOp(DenseIntOrFPElementsAttr.from_list(t, bits), t))  # type: ignore[arg-type]
+        raise LoweringError(f"cannot lower constant {value}", op)
     if isinstance(value, IntegerAttr):
         assert isinstance(t, IntegerType)
         value = IntegerAttr(normalize_int(value.value.data, t.width.data), t)
@@ -195,7 +219,7 @@ def _signed_div_adjust(args: list[SSAValue], t: Attribute, *, ceil: bool) -> Bui
     # q = a / b; r = a - q * b; adjust when r != 0 and the signs of a and b
     # agree (ceil: q + 1) or differ (floor: q - 1).
     a, b = args
-    pred = lambda name: IntegerAttr(llvm.ICmpPredicateFlag(name).to_int(), 64)  # noqa: E731
+    pred = lambda name: IntegerAttr(llvm.ICmpPredicateFlag(name).to_int(), 64)
     zero, one = int_constant(0, t), int_constant(1, t)
     quot = llvm.SDivOp(a, b)
     prod = llvm.MulOp(quot.res, b)
@@ -217,6 +241,117 @@ def _ceildivsi(op: Operation, args: list[SSAValue], t: Attribute) -> Built:
 
 def _floordivsi(op: Operation, args: list[SSAValue], t: Attribute) -> Built:
     return _signed_div_adjust(args, t, ceil=False)
+
+
+# bf16 (carried as i16) <-> wider floats ---------------------------------------
+
+
+def _like(t: Attribute, element: Attribute) -> Attribute:
+    """`element`, or a vector of it shaped like `t` when `t` is a vector."""
+    if isinstance(t, VectorType):
+        return VectorType(element, t.get_shape())
+    return element
+
+
+def _int_splat(value: int, t: Attribute) -> llvm.ConstantOp:
+    """The integer constant `value` of the (vector of) integer type `t`."""
+    if isinstance(t, VectorType):
+        scalar = t.element_type
+        assert isinstance(scalar, IntegerType)
+        v = normalize_int(value, scalar.width.data)
+        return llvm.ConstantOp(DenseIntOrFPElementsAttr.from_list(t, [v] * t.get_shape()[0]), t)  # type: ignore[arg-type]
+    return int_constant(value, t)
+
+
+def _icmp(name: str, a: SSAValue, b: SSAValue) -> llvm.ICmpOp:
+    return llvm.ICmpOp(a, b, IntegerAttr(llvm.ICmpPredicateFlag(name).to_int(), 64))
+
+
+def _bf16_to_float(x: SSAValue, t: Attribute) -> Built:
+    """The bf16 bits `x` (i16) widened exactly to the float type `t`: the bits
+    are the upper half of the f32 with the same value."""
+    i32t, f32t = _like(t, i32), _like(t, f32)
+    wide = llvm.ZExtOp(x, i32t)
+    sixteen = _int_splat(16, i32t)
+    shifted = llvm.ShlOp(wide.res, sixteen.result)
+    as_f32 = llvm.BitcastOp(shifted.res, f32t)
+    ops: list[Operation] = [wide, sixteen, shifted, as_f32]
+    if isinstance(element_type(t), Float32Type):
+        return ops, as_f32.result
+    ext = llvm.FPExtOp(as_f32.result, t)
+    return [*ops, ext], ext.result
+
+
+def _f64_to_f32_round_to_odd_bits(x: SSAValue, t64: Attribute) -> Built:
+    """The i32 bits of the f64 `x` rounded to f32 toward zero, with the last bit
+    set when inexact ("round to odd"): rounding that to bf16 to nearest even
+    equals rounding `x` once (f32 keeps more than 2 extra bits)."""
+    f32t, i32t = _like(t64, f32), _like(t64, i32)
+    narrow = llvm.FPTruncOp(x, f32t)
+    back = llvm.FPExtOp(narrow.result, t64)
+    bits = llvm.BitcastOp(narrow.result, i32t)
+    inexact = llvm.FCmpOp(back.result, x, "one")
+    abs_back = intrinsic_call("fabs", [back.result], t64)
+    abs_x = intrinsic_call("fabs", [x], t64)
+    away = llvm.FCmpOp(abs_back.results[0], abs_x.results[0], "ogt")
+    one = _int_splat(1, i32t)
+    toward_zero = llvm.SubOp(bits.result, one.result)  # one step toward zero
+    truncated = llvm.SelectOp(away.res, toward_zero.res, bits.result)
+    odd = llvm.OrOp(truncated.res, one.result)
+    result = llvm.SelectOp(inexact.res, odd.res, truncated.res)
+    ops: list[Operation] = [
+        narrow, back, bits, inexact, abs_back, abs_x, away, one, toward_zero, truncated, odd, result,
+    ]
+    return ops, result.res
+
+
+def _float_to_bf16(op: Operation, x: SSAValue, source: Attribute, t: Attribute) -> Built:
+    """`x` (f32 or f64) rounded to nearest even bf16, as i16 bits."""
+    i32t = _like(t, i32)
+    ops: list[Operation] = []
+    if isinstance(element_type(source), Float32Type):
+        bitcast = llvm.BitcastOp(x, i32t)
+        ops.append(bitcast)
+        bits = bitcast.result
+    elif isinstance(element_type(source), Float64Type):
+        ops, bits = _f64_to_f32_round_to_odd_bits(x, source)
+    else:
+        raise LoweringError(f"cannot truncate {source} to bf16 (f32 and f64 only)", op)
+    sixteen = _int_splat(16, i32t)
+    upper = llvm.LShrOp(bits, sixteen.result)
+    one = _int_splat(1, i32t)
+    lsb = llvm.AndOp(upper.res, one.result)
+    half = _int_splat(0x7FFF, i32t)
+    bias = llvm.AddOp(lsb.res, half.result)  # 0x7FFF, or 0x8000 to round a tie to even
+    biased = llvm.AddOp(bits, bias.res)
+    rounded = llvm.LShrOp(biased.res, sixteen.result)
+    result = llvm.TruncOp(rounded.res, t)
+    # NaN: keep the sign and upper payload, set the quiet bit.
+    magnitude_mask = _int_splat(0x7FFFFFFF, i32t)
+    magnitude = llvm.AndOp(bits, magnitude_mask.result)
+    inf_bits = _int_splat(0x7F800000, i32t)
+    is_nan = _icmp("ugt", magnitude.res, inf_bits.result)
+    upper16 = llvm.TruncOp(upper.res, t)
+    quiet_bit = _int_splat(0x0040, t)
+    quiet = llvm.OrOp(upper16.res, quiet_bit.result)
+    select = llvm.SelectOp(is_nan.res, quiet.res, result.res)
+    ops += [
+        sixteen, upper, one, lsb, half, bias, biased, rounded, result,
+        magnitude_mask, magnitude, inf_bits, is_nan, upper16, quiet_bit, quiet, select,
+    ]
+    return ops, select.res
+
+
+def _extf(op: Operation, args: list[SSAValue], t: Attribute) -> Built:
+    if is_bf16(op.operands[0].type):
+        return _bf16_to_float(args[0], t)
+    return _single(llvm.FPExtOp(args[0], t))
+
+
+def _truncf(op: Operation, args: list[SSAValue], t: Attribute) -> Built:
+    if is_bf16(op.results[0].type):
+        return _float_to_bf16(op, args[0], op.operands[0].type, t)
+    return _single(llvm.FPTruncOp(args[0], t))
 
 
 HANDLERS: dict[type[Operation], Handler] = {
@@ -260,8 +395,8 @@ HANDLERS: dict[type[Operation], Handler] = {
     arith.UIToFPOp: _cast(UIToFPOp),
     arith.FPToSIOp: _cast(FPToSIOp),
     arith.FPToUIOp: _cast(FPToUIOp),
-    arith.ExtFOp: _cast(llvm.FPExtOp),
-    arith.TruncFOp: _cast(llvm.FPTruncOp),
+    arith.ExtFOp: _extf,
+    arith.TruncFOp: _truncf,
     arith.BitcastOp: _bitcast,
     arith.IndexCastOp: index_cast,
 }
@@ -282,6 +417,8 @@ class ConvertArithOp(RewritePattern):
         for operand in op.operands:
             if not _is_lowerable(operand.type):
                 raise LoweringError(f"cannot lower '{op.name}' on {operand.type} to LLVM", op)
+        if is_bf16(op.results[0].type) and op.name not in BF16_BIT_OPS:
+            raise bf16_arithmetic_error(op)
         result_type = convert_type(op.results[0].type)
         if not _is_lowerable(op.results[0].type):
             raise LoweringError(f"cannot lower '{op.name}' producing {op.results[0].type} to LLVM", op)

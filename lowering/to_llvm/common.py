@@ -1,9 +1,13 @@
 """Shared pieces of the conversions to the `llvm` dialect.
 
 * `convert_type`: the type conversion of every `*-to-llvm` pass. `index` becomes
-  `i64`, signed/unsigned integers become signless, a (statically shaped) memref
-  becomes a bare opaque `!llvm.ptr` to the element `[0, ..., 0]` of the view (its
-  layout offset is already applied), `func` function types become `!llvm.func`.
+  `i64`, signed/unsigned integers become signless, `bf16` becomes `i16` (its bit
+  pattern: llvmlite has no bfloat type, so bf16 values are only stored, loaded,
+  selected and converted; arithmetic on them must first be rewritten by
+  `arith-emulate-unsupported-floats`, see `check_bf16_operand`), a (statically
+  shaped) memref becomes a bare opaque `!llvm.ptr` to the element `[0, ..., 0]`
+  of the view (its layout offset is already applied), `func` function types
+  become `!llvm.func`.
 * Materialization: a conversion pattern never assumes its operands were already
   converted. `llvm_operand` bridges an operand to its converted type with a
   `builtin.unrealized_conversion_cast`; `replace_with_llvm` casts the new results
@@ -39,15 +43,15 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     NoneAttr,
     Signedness,
-    StringAttr,
     SignlessIntegerConstraint,
     StridedLayoutAttr,
+    StringAttr,
     UnrealizedConversionCastOp,
     VectorType,
     i32,
     i64,
 )
-from xdsl.ir import Dialect, Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Dialect, Operation, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -60,7 +64,6 @@ from xdsl.irdl import (
     var_operand_def,
     var_successor_def,
 )
-from xdsl.utils.exceptions import VerifyException
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     GreedyRewritePatternApplier,
@@ -71,10 +74,13 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator, Pure
 from xdsl.transforms.reconcile_unrealized_casts import reconcile_unrealized_casts
-from xdsl.utils.exceptions import DiagnosticException
+from xdsl.utils.exceptions import DiagnosticException, VerifyException
 
 PTR = llvm.LLVMPointerType()
 """The opaque pointer every memref lowers to."""
+
+BF16_STORAGE_TYPE = IntegerType(16)
+"""The llvm type of a `bf16` value: its bit pattern."""
 
 INDEX_BITWIDTH = 64
 
@@ -96,6 +102,8 @@ def convert_type(t: Attribute) -> Attribute:
     """The llvm-dialect type of a value of type `t` (unchanged when legal)."""
     if isinstance(t, IndexType):
         return IntegerType(INDEX_BITWIDTH)
+    if isinstance(t, BFloat16Type):
+        return BF16_STORAGE_TYPE
     if isinstance(t, IntegerType):
         if t.signedness.data != Signedness.SIGNLESS:
             return IntegerType(t.width.data)
@@ -197,17 +205,22 @@ def is_contiguous(t: MemRefType) -> bool:
     )
 
 
-def check_static_memref(t: Attribute, op: Operation) -> MemRefType:
+def check_static_memref(t: Attribute, op: Operation, *, require_offset: bool = False) -> MemRefType:
+    """A memref type with static shape and strides. The offset may be dynamic (a
+    view at a dynamic position): pointers already point at the view's first
+    element, so only ops that read the offset value need it static."""
     if not isinstance(t, MemRefType):
         raise LoweringError(f"expected a ranked memref, got {t}", op)
     if any(d < 0 for d in t.get_shape()):
         raise LoweringError(f"memrefs with dynamic shapes are not supported: {t}", op)
     try:
         memref_strides(t)
-        memref_offset(t)
+        if require_offset:
+            memref_offset(t)
     except ValueError:
+        what = "strides and offset" if require_offset else "strides"
         raise LoweringError(
-            f"memref layout must be the identity or strided with static values: {t}", op
+            f"memref layout must be the identity or strided with static {what}: {t}", op
         ) from None
     return t
 
@@ -256,7 +269,44 @@ def cast_value(value: SSAValue, to: Attribute, rewriter: PatternRewriter, point:
 
 def llvm_operand(value: SSAValue, rewriter: PatternRewriter, op: Operation) -> SSAValue:
     """`value` (an operand of `op`) as its converted type, cast before `op`."""
+    check_bf16_operand(value, op)
     return cast_value(value, convert_type(value.type), rewriter, InsertPoint.before(op))
+
+
+BF16_BIT_OPS = frozenset(
+    {"arith.constant", "arith.select", "arith.bitcast", "arith.extf", "arith.truncf"}
+)
+"""The arith ops the conversion lowers on bf16 (they move or convert bits);
+other arith and math ops compute and need `arith-emulate-unsupported-floats`."""
+
+
+def is_bf16(t: Attribute) -> bool:
+    """Whether `t` is bf16 or a vector of bf16."""
+    return isinstance(element_type(t), BFloat16Type)
+
+
+def bf16_arithmetic_error(op: Operation) -> LoweringError:
+    return LoweringError(
+        f"'{op.name}' computes on bf16, which the LLVM lowering represents as i16 bits "
+        "only: run arith-emulate-unsupported-floats first (it computes bf16 ops in f32)",
+        op,
+    )
+
+
+def check_bf16_operand(value: SSAValue, op: Operation) -> None:
+    """Refuse to hand a bf16 value (as its i16 bits) to an arith/math op that
+    would compute on it: only `BF16_BIT_OPS` may see the bits."""
+    if (
+        is_bf16(value.type)
+        and op.name.split(".", 1)[0] in ("arith", "math")
+        and op.name not in BF16_BIT_OPS
+    ):
+        raise bf16_arithmetic_error(op)
+
+
+def bf16_bits(value: float) -> int:
+    """The bit pattern of `value` rounded to bf16 (nearest even)."""
+    return int.from_bytes(BFloat16Type().pack((value,)), "little")
 
 
 def llvm_operands(values: Iterable[SSAValue], rewriter: PatternRewriter, op: Operation) -> list[SSAValue]:
@@ -348,6 +398,9 @@ def int_constant(value: int, t: Attribute = i64) -> llvm.ConstantOp:
 
 
 def float_constant(value: float, t: Attribute) -> llvm.ConstantOp:
+    """A float constant of type `t`; a bf16 one is its i16 bit pattern."""
+    if isinstance(t, BFloat16Type):
+        return int_constant(bf16_bits(value), BF16_STORAGE_TYPE)
     return llvm.ConstantOp(FloatAttr(value, t), t)  # type: ignore[arg-type]
 
 
@@ -529,17 +582,22 @@ def convert_all_block_arguments(module: ModuleOp) -> None:
 
 
 __all__ = [
+    "BF16_BIT_OPS",
+    "BF16_STORAGE_TYPE",
+    "LLVM_EXTENSION_OPS",
     "PTR",
     "ConversionPass",
     "FPToSIOp",
     "FPToUIOp",
-    "LLVM_EXTENSION_OPS",
     "LoweringError",
     "SwitchOp",
     "UIToFPOp",
     "apply_patterns",
+    "bf16_arithmetic_error",
+    "bf16_bits",
     "bitwidth",
     "cast_value",
+    "check_bf16_operand",
     "check_static_memref",
     "convert_all_block_arguments",
     "convert_block_arguments",
@@ -549,6 +607,7 @@ __all__ = [
     "ensure_function",
     "float_constant",
     "int_constant",
+    "is_bf16",
     "is_contiguous",
     "is_float",
     "llvm_operand",

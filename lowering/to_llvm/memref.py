@@ -17,8 +17,8 @@ row-major, or `strided<[...], offset: N>`) give the address of an element:
   of loads and stores (built as llvm blocks: the copy must sit directly in a
   function body, i.e. lower scf first);
 * `memref.global` → `llvm.mlir.global` of a flat `!llvm.array` (dense initializer
-  kept, uninitialized = zero, 64-byte aligned), `memref.get_global` →
-  `llvm.mlir.addressof`;
+  kept, bf16 ones as their i16 bit patterns; uninitialized = zero, 64-byte
+  aligned), `memref.get_global` → `llvm.mlir.addressof`;
 * `memref.dim`/`memref.rank` → constants; `extract_aligned_pointer_as_index` →
   `llvm.ptrtoint`; `memref.view` → GEP by the byte shift.
 """
@@ -35,6 +35,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     MemRefType,
     SymbolRefAttr,
+    TensorType,
     VectorType,
     i1,
     i8,
@@ -45,14 +46,16 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 from xdsl.rewriter import InsertPoint
 
 from lowering.to_llvm.common import (
+    BF16_STORAGE_TYPE,
     PTR,
     ConversionPass,
     LoweringError,
     bitwidth,
     check_static_memref,
-    ensure_function,
     convert_type,
+    ensure_function,
     int_constant,
+    is_bf16,
     is_contiguous,
     llvm_operand,
     llvm_operands,
@@ -224,7 +227,7 @@ class SubviewLowering(RewritePattern):
 class ReinterpretCastLowering(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: memref.ReinterpretCastOp, rewriter: PatternRewriter, /) -> None:
-        source_type = _memref_type(op.source, op)
+        source_type = check_static_memref(op.source.type, op, require_offset=True)
         check_static_memref(op.result.type, op)
         if op.sizes or op.strides:
             raise LoweringError("reinterpret_cast with dynamic sizes or strides is not supported", op)
@@ -392,13 +395,16 @@ class CopyLowering(RewritePattern):
 class GlobalLowering(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: memref.GlobalOp, rewriter: PatternRewriter, /) -> None:
-        t = check_static_memref(op.type, op)
+        t = check_static_memref(op.type, op, require_offset=True)
         count = max(1, math.prod(t.get_shape()))
         global_type = llvm.LLVMArrayType(count, llvm_element_type(t))
         private = op.sym_visibility.data == "private"
         value: Attribute | None = None
         if isinstance(op.initial_value, DenseIntOrFPElementsAttr):
             value = op.initial_value
+            if is_bf16(value.get_element_type()):  # the same bytes, as i16 bit patterns
+                bits_type = TensorType(BF16_STORAGE_TYPE, value.type.get_shape())
+                value = DenseIntOrFPElementsAttr(bits_type, value.data)
         linkage = "internal" if private else ("external" if value is not None else "weak")
         alignment = max(ALLOC_ALIGNMENT, op.alignment.value.data if op.alignment else 0)
         new = llvm.GlobalOp(

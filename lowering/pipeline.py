@@ -1,0 +1,80 @@
+"""The named pipeline `lower-to-llvm`: every step from `xla` to the llvm dialect.
+
+`PIPELINES` maps a pipeline name to its pass list; `xla-opt` expands the name in
+`-p` so that `--print-ir-after-all` shows (and the driver verifies) every stage.
+`lower_to_llvm(module)` runs it from Python.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+LOWER_TO_LLVM: tuple[str, ...] = (
+    "xla-flatten-tuples",
+    "convert-xla-to-linalg",
+    "bufferize",
+    "convert-linalg-to-loops",
+    "lower-affine",
+    "arith-emulate-unsupported-floats",
+    "lower-scf-to-cf",
+    "convert-to-llvm",
+)
+
+PIPELINES: dict[str, tuple[str, ...]] = {"lower-to-llvm": LOWER_TO_LLVM}
+
+
+def expand_pipeline_spec(spec: str) -> str:
+    """Replace each named pipeline in a `-p` spec by its passes."""
+    items = []
+    depth = 0
+    current = ""
+    for ch in spec:
+        if ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+        if ch == "," and depth == 0:
+            items.append(current)
+            current = ""
+        else:
+            current += ch
+    items.append(current)
+    out = [",".join(PIPELINES[i.strip()]) if i.strip() in PIPELINES else i for i in items]
+    return ",".join(out)
+
+
+def run_passes(module: ModuleOp, names: tuple[str, ...] | list[str], ctx: Context | None = None) -> None:
+    """Apply the named passes (project and xDSL ones) in order."""
+    from passes import get_all_passes
+    from xla_dialect.context import make_context
+
+    if ctx is None:
+        ctx = make_context()
+        from lowering.to_llvm.common import register_llvm_extensions
+
+        register_llvm_extensions(ctx)
+    available = get_all_passes()
+    for name in names:
+        available[name]()().apply(ctx, module)
+
+
+def lower_to_llvm(module: ModuleOp, ctx: Context | None = None) -> None:
+    """Lower a module of `xla` functions to the llvm dialect, in place."""
+    run_passes(module, LOWER_TO_LLVM, ctx)
+
+
+@dataclass(frozen=True)
+class LowerToLLVMPass(ModulePass):
+    """xla → linalg → memref → loops → cf → llvm, in one pass."""
+
+    name = "lower-to-llvm"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        run_passes(op, LOWER_TO_LLVM, ctx)
+
+
+__all__ = ["LOWER_TO_LLVM", "PIPELINES", "LowerToLLVMPass", "expand_pipeline_spec", "lower_to_llvm", "run_passes"]

@@ -1,0 +1,108 @@
+"""`constant` and `iota`.
+
+A splat constant becomes `linalg.fill` of a fresh tensor (no data in the
+binary); any other constant an `arith.constant` of a signless dense tensor,
+which bufferization turns into a read-only global. `iota` is a generic that
+converts its `linalg.index` to the element type.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+import numpy as np
+from xdsl.builder import Builder
+from xdsl.dialects import arith, linalg
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseIntOrFPElementsAttr,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    i64,
+)
+from xdsl.ir import Attribute, SSAValue
+
+from lowering.to_llvm.common import LoweringError
+from lowering.xla_to_linalg.converter import (
+    Converter,
+    empty,
+    generic,
+    identity_map,
+    lowers,
+    parallel,
+    result_tensor_type,
+)
+from lowering.xla_to_linalg.scalar import signless_type
+from xla_dialect.literals import to_numpy
+from xla_dialect.ops.constants import ConstantOp, IotaOp
+from xla_dialect.types import element_type_of, is_complex
+
+
+def scalar_attr(value: object, element: Attribute) -> Attribute:
+    """The `arith.constant` value attribute of one element (signless type)."""
+    t = signless_type(element)
+    if isinstance(t, IntegerType):
+        width = t.width.data
+        v = int(value)  # pyright: ignore[reportArgumentType]
+        v &= (1 << width) - 1
+        if width > 1 and v >= 1 << (width - 1):
+            v -= 1 << width
+        return IntegerAttr(v, t)
+    assert isinstance(t, AnyFloat)
+    return FloatAttr(float(value), t)  # pyright: ignore[reportArgumentType]
+
+
+def _splat_value(attr: DenseIntOrFPElementsAttr) -> object | None:
+    array = to_numpy(attr)
+    if array.size == 0:
+        return None
+    flat = array.reshape(-1)
+    raw = flat.view(np.uint8).reshape(flat.size, -1)
+    if (raw == raw[0]).all():
+        return flat[0]
+    return None
+
+
+def constant_scalar(builder: Builder, op: ConstantOp) -> SSAValue:
+    """The single element of a constant as a scalar `arith.constant`."""
+    element = element_type_of(op.output.type)
+    value = to_numpy(op.value).reshape(-1)[0]
+    return builder.insert(arith.ConstantOp(scalar_attr(value, element))).result  # pyright: ignore
+
+
+@lowers(ConstantOp)
+def lower_constant(cx: Converter, op: ConstantOp, builder: Builder) -> Sequence[SSAValue]:
+    if is_complex(element_type_of(op.output.type)):
+        raise LoweringError("complex constants are not compiled yet", op)
+    result_type = result_tensor_type(op)
+    splat = _splat_value(op.value)
+    if splat is not None:
+        scalar = builder.insert(arith.ConstantOp(scalar_attr(splat, element_type_of(op.output.type)))).result  # pyright: ignore
+        fill = builder.insert(linalg.FillOp((scalar,), (empty(builder, result_type),), (result_type,)))
+        return fill.results
+    value = DenseIntOrFPElementsAttr(result_type, op.value.data)
+    return [builder.insert(arith.ConstantOp(value, result_type)).result]
+
+
+@lowers(IotaOp)
+def lower_iota(cx: Converter, op: IotaOp, builder: Builder) -> Sequence[SSAValue]:
+    result_type = result_tensor_type(op)
+    rank = result_type.get_num_dims()
+    dim = op.iota_dimension.value.data
+    element = result_type.element_type
+    xla_element = element_type_of(op.output.type)
+
+    def body(b: Builder, args: Sequence[SSAValue]) -> Sequence[SSAValue]:
+        index = b.insert(linalg.IndexOp(dim)).result
+        if isinstance(element, IntegerType):
+            return [b.insert(arith.IndexCastOp(index, element)).result]
+        wide = b.insert(arith.IndexCastOp(index, i64)).result
+        return [b.insert(arith.SIToFPOp(wide, element)).result]
+
+    if is_complex(xla_element):
+        raise LoweringError("complex iota is not compiled yet", op)
+    return generic(builder, [], [], [empty(builder, result_type)], [identity_map(rank)], parallel(rank), body)
+
+
+__all__ = ["constant_scalar", "lower_constant", "lower_iota", "scalar_attr"]

@@ -1,0 +1,157 @@
+"""`dot` and `dot_general` → `linalg.matmul` where it fits, else a generic.
+
+The generic iterates `[batch, lhs free, contracting, rhs free]`: with the
+contraction outside the rhs-free loop, the innermost loop walks the rhs and the
+result contiguously (the i-k-j order), which LLVM vectorizes. Operands are
+converted to the result element type before multiplying (`preferred_element_type`),
+and PRED contracts with and/or.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+
+from xdsl.builder import Builder
+from xdsl.dialects import arith, linalg
+from xdsl.dialects.builtin import AnyFloat, IntegerType, Signedness, TensorType
+from xdsl.ir import Attribute, SSAValue
+
+from lowering.to_llvm.common import LoweringError, bitwidth
+from lowering.xla_to_linalg.constants import scalar_attr
+from lowering.xla_to_linalg.converter import (
+    Converter,
+    dims_map,
+    empty,
+    generic,
+    lowers,
+    parallel,
+    reduction,
+    result_tensor_type,
+)
+from xla_dialect.ops.contraction import DotGeneralOp, DotOp
+from xla_dialect.types import element_type_of, is_complex, shape_of
+
+
+def cast_element(b: Builder, value: SSAValue, source: Attribute, target: Attribute) -> SSAValue:
+    """Convert one element between xla element types (exact widening, or the
+    usual truncation) for accumulation in the result type."""
+    if source == target:
+        return value
+    if isinstance(source, IntegerType) and isinstance(target, IntegerType):
+        unsigned = source.signedness.data == Signedness.UNSIGNED or source.width.data == 1
+        tt = IntegerType(target.width.data)
+        if target.width.data > source.width.data:
+            return b.insert((arith.ExtUIOp if unsigned else arith.ExtSIOp)(value, tt)).result
+        if target.width.data < source.width.data:
+            return b.insert(arith.TruncIOp(value, tt)).result
+        return value
+    if isinstance(source, IntegerType) and isinstance(target, AnyFloat):
+        unsigned = source.signedness.data == Signedness.UNSIGNED or source.width.data == 1
+        return b.insert((arith.UIToFPOp if unsigned else arith.SIToFPOp)(value, target)).result
+    if isinstance(source, AnyFloat) and isinstance(target, AnyFloat):
+        if bitwidth(target) > bitwidth(source) or (bitwidth(target) == bitwidth(source) and source != target):
+            if bitwidth(target) == bitwidth(source):
+                wide = b.insert(arith.ExtFOp(value, _f32())).result
+                return b.insert(arith.TruncFOp(wide, target)).result
+            return b.insert(arith.ExtFOp(value, target)).result
+        return b.insert(arith.TruncFOp(value, target)).result
+    raise LoweringError(f"cannot accumulate {source} in {target}")
+
+
+def _f32() -> Attribute:
+    from xdsl.dialects.builtin import f32
+
+    return f32
+
+
+def multiply_add(b: Builder, acc: SSAValue, x: SSAValue, y: SSAValue, element: Attribute) -> SSAValue:
+    if isinstance(element, IntegerType) and element.width.data == 1:
+        return b.insert(arith.OrIOp(acc, b.insert(arith.AndIOp(x, y)).result)).result
+    if isinstance(element, IntegerType):
+        return b.insert(arith.AddiOp(acc, b.insert(arith.MuliOp(x, y)).result)).result
+    return b.insert(arith.AddfOp(acc, b.insert(arith.MulfOp(x, y)).result)).result
+
+
+def zero_filled(builder: Builder, result_type: TensorType, xla_element: Attribute) -> SSAValue:
+    zero = builder.insert(arith.ConstantOp(scalar_attr(0, xla_element))).result  # pyright: ignore
+    return builder.insert(linalg.FillOp((zero,), (empty(builder, result_type),), (result_type,))).results[0]
+
+
+def contract(
+    builder: Builder,
+    op: DotOp | DotGeneralOp,
+    lhs: SSAValue,
+    rhs: SSAValue,
+    batch: tuple[Sequence[int], Sequence[int]],
+    contracting: tuple[Sequence[int], Sequence[int]],
+) -> SSAValue:
+    for v in (op.lhs, op.rhs, op.result):
+        if is_complex(element_type_of(v.type)):
+            raise LoweringError("complex dot products are not compiled yet", op)
+    result_type = result_tensor_type(op)
+    xla_out = element_type_of(op.result.type)
+    xla_l, xla_r = element_type_of(op.lhs.type), element_type_of(op.rhs.type)
+    lhs_shape, rhs_shape = shape_of(op.lhs.type), shape_of(op.rhs.type)
+    lhs_free = [d for d in range(len(lhs_shape)) if d not in batch[0] and d not in contracting[0]]
+    rhs_free = [d for d in range(len(rhs_shape)) if d not in batch[1] and d not in contracting[1]]
+    nb, nl, nc, nr = len(batch[0]), len(lhs_free), len(contracting[0]), len(rhs_free)
+    # Iteration dimensions: batch | lhs free | contracting | rhs free.
+    lhs_map: list[int] = [0] * len(lhs_shape)
+    rhs_map: list[int] = [0] * len(rhs_shape)
+    for i, (l, r) in enumerate(zip(*batch)):
+        lhs_map[l], rhs_map[r] = i, i
+    for i, l in enumerate(lhs_free):
+        lhs_map[l] = nb + i
+    for i, (l, r) in enumerate(zip(*contracting)):
+        lhs_map[l], rhs_map[r] = nb + nl + i, nb + nl + i
+    for i, r in enumerate(rhs_free):
+        rhs_map[r] = nb + nl + nc + i
+    rank = nb + nl + nc + nr
+    out_map = [*range(nb + nl), *range(nb + nl + nc, rank)]
+    iterators = [*parallel(nb + nl), *[reduction()] * nc, *parallel(nr)]
+    out_element = result_type.element_type
+
+    def body(b: Builder, args: Sequence[SSAValue]) -> Sequence[SSAValue]:
+        x = cast_element(b, args[0], xla_l, xla_out)
+        y = cast_element(b, args[1], xla_r, xla_out)
+        return [multiply_add(b, args[2], x, y, out_element)]
+
+    init = zero_filled(builder, result_type, xla_out)
+    (result,) = generic(
+        builder,
+        [lhs, rhs],
+        [dims_map(rank, lhs_map), dims_map(rank, rhs_map)],
+        [init],
+        [dims_map(rank, out_map)],
+        iterators,
+        body,
+    )
+    return result
+
+
+@lowers(DotOp)
+def lower_dot(cx: Converter, op: DotOp, builder: Builder) -> Sequence[SSAValue]:
+    """Matrix × matrix with one element type is `linalg.matmul`; the other forms
+    (vector operands, mixed types) contract the last lhs with the first rhs dimension."""
+    lhs, rhs = cx.get(op.lhs), cx.get(op.rhs)
+    l_rank, r_rank = len(shape_of(op.lhs.type)), len(shape_of(op.rhs.type))
+    types = {element_type_of(v.type) for v in (op.lhs, op.rhs, op.result)}
+    element = element_type_of(op.result.type)
+    if l_rank == 2 and r_rank == 2 and len(types) == 1 and not is_complex(element) and not (
+        isinstance(element, IntegerType) and element.width.data == 1
+    ):
+        result_type = result_tensor_type(op)
+        init = zero_filled(builder, result_type, element)
+        return builder.insert(linalg.MatmulOp((lhs, rhs), (init,), (result_type,))).results
+    return [contract(builder, op, lhs, rhs, ((), ()), ((l_rank - 1,), (0,)))]
+
+
+@lowers(DotGeneralOp)
+def lower_dot_general(cx: Converter, op: DotGeneralOp, builder: Builder) -> Sequence[SSAValue]:
+    dn = op.dot_dimension_numbers
+    batch = (dn.ints("lhs_batching_dimensions"), dn.ints("rhs_batching_dimensions"))
+    contracting = (dn.ints("lhs_contracting_dimensions"), dn.ints("rhs_contracting_dimensions"))
+    return [contract(builder, op, cx.get(op.lhs), cx.get(op.rhs), batch, contracting)]
+
+
+__all__ = ["cast_element", "contract", "multiply_add", "zero_filled"]

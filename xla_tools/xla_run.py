@@ -1,0 +1,128 @@
+"""`xla-run`: compile a function of an `xla` module and run it on NumPy data.
+
+    xla-run FILE.mlir [--entry main] [--inputs in.npz] [--output out.npz]
+
+Inputs are `arg0, arg1, ...` in the npz (a tuple parameter takes its leaves,
+depth-first, as consecutive `argK` entries); results are flattened depth-first
+to `out0, out1, ...`, written to `--output` or printed. npz has no bf16: a bf16
+parameter takes uint16 (or 2-byte void) bit patterns and a bf16 result is
+written as uint16 bit patterns. Any error is one line on stderr and exit 1.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+from typing import IO, Any
+
+import numpy as np
+
+_BF16_NAME = "bfloat16"
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="xla-run", description="Compile an xla function and run it on NumPy data.")
+    p.add_argument("file", help="the .mlir module ('-' for stdin)")
+    p.add_argument("--entry", default="main", help="the function to run (default: main)")
+    p.add_argument("--inputs", help="an .npz file holding arg0, arg1, ... (the leaves of the parameters)")
+    p.add_argument("--output", help="write the results to this .npz as out0, out1, ... instead of printing them")
+    return p
+
+
+class _Failure(Exception):
+    pass
+
+
+def _flat_results(value: Any) -> list[np.ndarray]:
+    if isinstance(value, tuple):
+        return [leaf for v in value for leaf in _flat_results(v)]
+    return [value]
+
+
+def _nest(types: Sequence[Any], leaves: list[Any]) -> list[Any]:
+    from xdsl.dialects.builtin import TupleType
+
+    it = iter(leaves)
+
+    def take(t: Any) -> Any:
+        if isinstance(t, TupleType):
+            return tuple(take(e) for e in t.types.data)
+        return next(it)
+
+    return [take(t) for t in types]
+
+
+def run(argv: Sequence[str] | None, stdout: IO[str]) -> int:
+    args = _parser().parse_args(argv)
+    from lowering.executable import CompileError, compile
+    from xla_dialect.context import XlaProgramError
+
+    try:
+        if args.file == "-":
+            text, name = sys.stdin.read(), "<stdin>"
+        else:
+            try:
+                with open(args.file, encoding="utf-8") as f:
+                    text = f.read()
+            except OSError as err:
+                raise _Failure(f"cannot read {args.file}: {err.strerror}") from None
+            name = args.file
+        try:
+            executable = compile(text, args.entry, filename=name)
+        except XlaProgramError as err:
+            first = err.diagnostics[0]
+            raise _Failure(f"{first.file}:{first.line}:{first.column}: error: {first.message}") from None
+        except CompileError as err:
+            raise _Failure(f"cannot compile @{args.entry}: {err}") from None
+        n_leaves = sum(len(x) for x in executable._input_leaves)  # pyright: ignore[reportPrivateUsage]
+        leaves: list[Any] = []
+        if args.inputs:
+            try:
+                data = np.load(args.inputs, allow_pickle=False)
+            except (OSError, ValueError) as err:
+                raise _Failure(f"cannot read inputs {args.inputs}: {err}") from None
+            keys = set(data.files)
+            for k in range(n_leaves):
+                if f"arg{k}" not in keys:
+                    raise _Failure(f"{args.inputs} has no arg{k}; @{args.entry} takes {n_leaves} input array(s) arg0..arg{n_leaves - 1}")
+                leaves.append(data[f"arg{k}"])
+            extra = sorted(keys - {f"arg{k}" for k in range(n_leaves)})
+            if extra:
+                raise _Failure(f"{args.inputs} has unexpected entries {', '.join(extra)}; @{args.entry} takes arg0..arg{n_leaves - 1}")
+        elif n_leaves:
+            raise _Failure(f"@{args.entry} takes {n_leaves} input array(s); pass them with --inputs FILE.npz (arg0, arg1, ...)")
+        try:
+            result = executable(*_nest(executable.input_types, leaves))
+        except ValueError as err:
+            raise _Failure(str(err).replace("argument", "input", 1)) from None
+        results = _flat_results(result)
+        exported = [r.view(np.uint16) if r.dtype.name == _BF16_NAME else r for r in results]
+        if args.output:
+            try:
+                np.savez(args.output, **{f"out{k}": r for k, r in enumerate(exported)})
+            except OSError as err:
+                raise _Failure(f"cannot write {args.output}: {err.strerror}") from None
+        else:
+            with np.printoptions(threshold=64, edgeitems=4):
+                for k, r in enumerate(results):
+                    stdout.write(f"out{k}: {r.dtype.name}{list(r.shape)} = {np.array2string(r, separator=', ')}\n")
+        return 0
+    except _Failure as err:
+        sys.stderr.write(f"xla-run: error: {err}\n")
+        return 1
+
+
+def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None) -> int:
+    try:
+        return run(argv, stdout or sys.stdout)
+    except KeyboardInterrupt:
+        sys.stderr.write("xla-run: interrupted\n")
+        return 130
+    except Exception as err:  # an internal error: still one line, no traceback
+        sys.stderr.write(f"xla-run: internal error: {type(err).__name__}: {err}\n")
+        return 1
+
+
+if __name__ == "__main__":
+    sys.exit(main())
