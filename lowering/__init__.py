@@ -8,6 +8,8 @@ The top of the pipeline (from the xla dialect):
 * `xla-flatten-tuples`: tuple values → their leaves;
 * `convert-xla-to-linalg`: xla → linalg/tensor/arith/math/scf on tensors;
 * `bufferize`: tensors → memrefs, results → out-parameters, deallocation;
+* xDSL's `linalg-generalize-named-ops`, then `linalg-interchange`: loop order
+  with a streaming innermost loop (matmul in i-k-j order);
 * xDSL's `convert-linalg-to-loops` and `lower-affine`: linalg → scf.for nests;
 * `arith-emulate-unsupported-floats`: bf16 arithmetic computed in f32.
 
@@ -98,6 +100,12 @@ def _emulate_floats() -> type[ModulePass]:
     return EmulateUnsupportedFloatsPass
 
 
+def _interchange() -> type[ModulePass]:
+    from lowering.linalg_interchange import LinalgInterchangePass
+
+    return LinalgInterchangePass
+
+
 def _pipeline() -> type[ModulePass]:
     from lowering.pipeline import LowerToLLVMPass
 
@@ -109,6 +117,7 @@ def lowering_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "xla-flatten-tuples": _flatten_tuples,
         "convert-xla-to-linalg": _xla_to_linalg,
         "bufferize": _bufferize,
+        "linalg-interchange": _interchange,
         "arith-emulate-unsupported-floats": _emulate_floats,
         "lower-to-llvm": _pipeline,
         "lower-scf-to-cf": _scf_to_cf,

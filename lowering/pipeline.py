@@ -17,6 +17,8 @@ LOWER_TO_LLVM: tuple[str, ...] = (
     "xla-flatten-tuples",
     "convert-xla-to-linalg",
     "bufferize",
+    "linalg-generalize-named-ops",
+    "linalg-interchange",
     "convert-linalg-to-loops",
     "lower-affine",
     "arith-emulate-unsupported-floats",
