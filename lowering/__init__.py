@@ -7,6 +7,7 @@ The top of the pipeline (from the xla dialect):
 
 * `xla-flatten-tuples`: tuple values → their leaves;
 * `convert-xla-to-linalg`: xla → linalg/tensor/arith/math/scf on tensors;
+* `linalg-fuse-elementwise`: chains of element-wise generics → one generic;
 * `bufferize`: tensors → memrefs, results → out-parameters, deallocation;
 * xDSL's `linalg-generalize-named-ops`, then `linalg-interchange`: loop order
   with a streaming innermost loop (matmul in i-k-j order);
@@ -106,6 +107,12 @@ def _interchange() -> type[ModulePass]:
     return LinalgInterchangePass
 
 
+def _fuse() -> type[ModulePass]:
+    from lowering.linalg_fuse_elementwise import LinalgFuseElementwisePass
+
+    return LinalgFuseElementwisePass
+
+
 def _pipeline() -> type[ModulePass]:
     from lowering.pipeline import LowerToLLVMPass
 
@@ -116,6 +123,7 @@ def lowering_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     return {
         "xla-flatten-tuples": _flatten_tuples,
         "convert-xla-to-linalg": _xla_to_linalg,
+        "linalg-fuse-elementwise": _fuse,
         "bufferize": _bufferize,
         "linalg-interchange": _interchange,
         "arith-emulate-unsupported-floats": _emulate_floats,

@@ -16,6 +16,7 @@ from xdsl.passes import ModulePass
 LOWER_TO_LLVM: tuple[str, ...] = (
     "xla-flatten-tuples",
     "convert-xla-to-linalg",
+    "linalg-fuse-elementwise",
     "bufferize",
     "linalg-generalize-named-ops",
     "linalg-interchange",

@@ -1,0 +1,42 @@
+// RUN: xla-opt %s -p convert-xla-to-linalg,linalg-fuse-elementwise | FileCheck %s
+
+// A transpose, three element-wise ops and the reduction they feed become one
+// generic; the splat zero is read as a scalar.
+// CHECK-LABEL: func.func @chain
+// CHECK:       %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK:       %[[INIT:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT:  %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%a, %b, %c : tensor<4x3xf32>, tensor<3x4xf32>, tensor<4x3xf32>) outs(%[[INIT]] : tensor<4xf32>) {
+// CHECK-NEXT:  ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32, %[[C:.*]]: f32, %[[ACC:.*]]: f32):
+// CHECK-NEXT:    %[[M:.*]] = arith.mulf %[[A]], %[[B]] : f32
+// CHECK-NEXT:    %[[P:.*]] = arith.addf %[[M]], %[[C]] : f32
+// CHECK-NEXT:    %[[R:.*]] = arith.maximumf %[[P]], %[[ZERO]] : f32
+// CHECK-NEXT:    %[[N:.*]] = arith.addf %[[ACC]], %[[R]] : f32
+// CHECK-NEXT:    linalg.yield %[[N]] : f32
+// CHECK-NEXT:  } -> tensor<4xf32>
+// CHECK-NEXT:  func.return %[[S]] : tensor<4xf32>
+func.func @chain(%a: tensor<4x3xf32>, %b: tensor<3x4xf32>, %c: tensor<4x3xf32>) -> tensor<4xf32> {
+  %zero = xla.constant dense<0.0> : tensor<f32>
+  %t = xla.transpose %b, dims = [1, 0] : (tensor<3x4xf32>) -> tensor<4x3xf32>
+  %0 = xla.multiply %a, %t : tensor<4x3xf32>
+  %1 = xla.add %0, %c : tensor<4x3xf32>
+  %2 = xla.maximum %1, %zero : (tensor<4x3xf32>, tensor<f32>) -> tensor<4x3xf32>
+  %s = xla.reduce(%2 init: %zero) applies xla.add across dimensions = [1] : (tensor<4x3xf32>, tensor<f32>) -> tensor<4xf32>
+  func.return %s : tensor<4xf32>
+}
+
+// A value used twice is not fused (it would be computed twice); a broadcast
+// read (map dropping a dimension) is not fused either.
+// CHECK-LABEL: func.func @not_fused
+// CHECK:       %[[E:.*]] = linalg.generic
+// CHECK:         math.exp
+// CHECK:       linalg.generic {{.*}} ins(%[[E]], %[[E]] : tensor<4xf32>, tensor<4xf32>)
+// CHECK:       %[[N:.*]] = linalg.generic
+// CHECK:         arith.negf
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>]{{.*}} ins(%[[N]] : tensor<4xf32>)
+func.func @not_fused(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<2x4xf32>) {
+  %e = xla.exponential %x : tensor<4xf32>
+  %s = xla.add %e, %e : tensor<4xf32>
+  %n = xla.negate %x : tensor<4xf32>
+  %b = xla.broadcast_in_dim %n, dims = [1] : (tensor<4xf32>) -> tensor<2x4xf32>
+  func.return %s, %b : tensor<4xf32>, tensor<2x4xf32>
+}
