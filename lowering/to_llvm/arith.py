@@ -12,8 +12,9 @@ bf16 is carried as its i16 bit pattern (llvmlite has no bfloat type): constants
 become their bits, `select` and `bitcast` move the bits, `extf` from bf16 is
 `zext`/`shl 16`/`bitcast` (then `fpext` to f64), `truncf` to bf16 rounds to
 nearest even on the f32 bits (NaN → a quiet NaN keeping the sign; from f64 the
-value is first rounded to odd in f32, so it is rounded once). Any other arith op
-on bf16 is an error asking for `arith-emulate-unsupported-floats`.
+value is first rounded to odd in f32, so it is rounded once; scalars only, as
+xDSL's `llvm.select` takes an i1 condition). Any other arith op on bf16 is an
+error asking for `arith-emulate-unsupported-floats`.
 """
 
 from __future__ import annotations
@@ -34,6 +35,7 @@ from xdsl.dialects.builtin import (
     f32,
     i1,
     i32,
+    i64,
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
@@ -285,22 +287,28 @@ def _bf16_to_float(x: SSAValue, t: Attribute) -> Built:
 def _f64_to_f32_round_to_odd_bits(x: SSAValue, t64: Attribute) -> Built:
     """The i32 bits of the f64 `x` rounded to f32 toward zero, with the last bit
     set when inexact ("round to odd"): rounding that to bf16 to nearest even
-    equals rounding `x` once (f32 keeps more than 2 extra bits)."""
-    f32t, i32t = _like(t64, f32), _like(t64, i32)
-    narrow = llvm.FPTruncOp(x, f32t)
+    equals rounding `x` once (f32 keeps more than 2 extra bits). Compared as
+    integers (the magnitude bits order like the magnitudes), so vectors work too;
+    a NaN stays a NaN."""
+    f32t, i32t, i64t = _like(t64, f32), _like(t64, i32), _like(t64, i64)
+    narrow = llvm.FPTruncOp(x, f32t)  # to nearest even
     back = llvm.FPExtOp(narrow.result, t64)
+    back_bits = llvm.BitcastOp(back.result, i64t)
+    x_bits = llvm.BitcastOp(x, i64t)
+    inexact = _icmp("ne", back_bits.result, x_bits.result)
+    magnitude = _int_splat(0x7FFF_FFFF_FFFF_FFFF, i64t)
+    back_magnitude = llvm.AndOp(back_bits.result, magnitude.result)
+    x_magnitude = llvm.AndOp(x_bits.result, magnitude.result)
+    away = _icmp("ugt", back_magnitude.res, x_magnitude.res)  # rounded away from zero
     bits = llvm.BitcastOp(narrow.result, i32t)
-    inexact = llvm.FCmpOp(back.result, x, "one")
-    abs_back = intrinsic_call("fabs", [back.result], t64)
-    abs_x = intrinsic_call("fabs", [x], t64)
-    away = llvm.FCmpOp(abs_back.results[0], abs_x.results[0], "ogt")
     one = _int_splat(1, i32t)
     toward_zero = llvm.SubOp(bits.result, one.result)  # one step toward zero
     truncated = llvm.SelectOp(away.res, toward_zero.res, bits.result)
     odd = llvm.OrOp(truncated.res, one.result)
     result = llvm.SelectOp(inexact.res, odd.res, truncated.res)
     ops: list[Operation] = [
-        narrow, back, bits, inexact, abs_back, abs_x, away, one, toward_zero, truncated, odd, result,
+        narrow, back, back_bits, x_bits, inexact, magnitude, back_magnitude, x_magnitude, away,
+        bits, one, toward_zero, truncated, odd, result,
     ]
     return ops, result.res
 
@@ -350,6 +358,12 @@ def _extf(op: Operation, args: list[SSAValue], t: Attribute) -> Built:
 
 def _truncf(op: Operation, args: list[SSAValue], t: Attribute) -> Built:
     if is_bf16(op.results[0].type):
+        if isinstance(t, VectorType):  # the rounding needs a select on a vector of i1
+            raise LoweringError(
+                "truncf to bf16 is lowered on scalars only (xDSL's llvm.select takes an "
+                "i1 condition): lower vector ops to scalars first",
+                op,
+            )
         return _float_to_bf16(op, args[0], op.operands[0].type, t)
     return _single(llvm.FPTruncOp(args[0], t))
 

@@ -18,7 +18,8 @@ leaves to the implementation, so that compiled programs agree with XLA:
   or the sign fill (arithmetic right);
 * float remainder is C's `fmod` (LLVM's `frem`, which XLA emits; xDSL 0.74 has no
   `arith.remf`, so the `llvm.frem` op is emitted directly);
-* float maximum/minimum propagate NaN (`arith.maximumf/minimumf`);
+* float maximum/minimum propagate NaN (`arith.maximumf/minimumf`, IEEE
+  754-2019: -0 < +0, where XLA's compare-and-select returns the lhs of a tie);
 * integer power is exponentiation by squaring over every exponent bit (wrapping
   like any integer product); a negative exponent gives 0, except for base 1 (1)
   and base -1 (+-1 by the exponent's parity);
@@ -27,9 +28,10 @@ leaves to the implementation, so that compiled programs agree with XLA:
 * comparisons of floats are IEEE (ordered, except NE which is unordered) or, with
   `compare_type = TOTALORDER`, the total order
   -NaN < -inf < ... < -0 < +0 < ... < +inf < +NaN on the bit patterns;
-* `reduce_precision` is XLA's bit-level algorithm (round the mantissa to nearest
-  even, overflow to +-inf, flush values at or below the smallest normal exponent
-  of the reduced format to +-0, NaN stays NaN).
+* `reduce_precision` is XLA's bit-level algorithm: round the mantissa to nearest
+  even, then, with fewer exponent bits, overflow to +-inf and flush what would
+  be a denormal of the reduced format to +-0. NaN stays NaN (also with 0
+  mantissa bits, where XLA returns inf: the spec says NaNs are retained).
 
 Float ops are emitted on their own type, bf16 included: the pass
 `arith-emulate-unsupported-floats` (lowering.emulate_floats) later computes bf16

@@ -3,8 +3,8 @@
 Every op × element type becomes one kernel `@kN(%in0, ..., %out)` of memrefs
 whose `linalg.generic` body is what `emit_scalar_op` emits for a placeholder xla
 op of that type. All kernels live in ONE module, lowered once
-(`convert-linalg-to-loops, lower-affine, lower-scf-to-cf,
-arith-emulate-unsupported-floats, convert-to-llvm`) and compiled once; each test
+(`PIPELINE`: convert-linalg-to-loops, lower-affine, lower-scf-to-cf,
+arith-emulate-unsupported-floats, convert-to-llvm) and compiled once; each test
 runs one kernel on edge values (NaN, ±inf, ±0, denormals, INT_MIN/INT_MAX, zero
 divisors, out-of-range shift counts, ...) and compares with a NumPy / Python
 reference of XLA's semantics.
@@ -45,7 +45,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 
 from lowering.emulate_floats import EmulateUnsupportedFloatsPass
-from lowering.jit import JitModule, compile_llvm_module
+from lowering.jit import JitModule, compile_llvm_module, lower_and_compile
 from lowering.to_llvm.common import LoweringError
 from lowering.xla_to_linalg.scalar import emit_scalar_op, scalar_constant, signless_type
 from xla_dialect.context import make_context
@@ -241,18 +241,13 @@ def build_kernel(name: str, c: Case) -> func.FuncOp:
     return func.FuncOp(name, (memref_types, []), Region(fn_body))
 
 
-def lower(module: ModuleOp) -> None:
-    """The pipeline of the brief; our pass is applied as an object so the test does
-    not depend on its registration."""
-    from passes import get_all_passes
-
-    ctx = make_context()
-    registry = get_all_passes()
-    for name in ("convert-linalg-to-loops", "lower-affine", "lower-scf-to-cf"):
-        registry[name]()().apply(ctx, module)
-    EmulateUnsupportedFloatsPass().apply(ctx, module)
-    registry["convert-to-llvm"]()().apply(ctx, module)
-    module.verify()
+PIPELINE = [
+    "convert-linalg-to-loops",
+    "lower-affine",
+    "lower-scf-to-cf",
+    "arith-emulate-unsupported-floats",
+    "convert-to-llvm",
+]
 
 
 # ---------------------------------------------------------------------------
@@ -721,8 +716,7 @@ def jit() -> JitModule:
         c.kernel = f"k{index}"
         module.body.block.add_op(build_kernel(c.kernel, c))
     module.verify()
-    lower(module)
-    return compile_llvm_module(module)
+    return lower_and_compile(module, PIPELINE)
 
 
 @pytest.mark.parametrize("c", CASES, ids=[c.id for c in CASES])

@@ -77,11 +77,14 @@ func.func @truncate_f32(%x: f32) -> bf16 {
 // CHECK-LABEL: llvm.func @truncate_f64(%{{.*}}: f64) -> i16 {
 // CHECK-NEXT:    %[[N:.*]] = llvm.fptrunc %[[D:.*]] : f64 to f32
 // CHECK-NEXT:    %[[BACK:.*]] = llvm.fpext %[[N]] : f32 to f64
+// CHECK-NEXT:    %[[BB:.*]] = llvm.bitcast %[[BACK]] : f64 to i64
+// CHECK-NEXT:    %[[DB:.*]] = llvm.bitcast %[[D]] : f64 to i64
+// CHECK-NEXT:    %[[INEXACT:.*]] = llvm.icmp "ne" %[[BB]], %[[DB]] : i64
+// CHECK-NEXT:    %[[MAG:.*]] = llvm.mlir.constant(9223372036854775807) : i64
+// CHECK-NEXT:    %[[BM:.*]] = llvm.and %[[BB]], %[[MAG]] : i64
+// CHECK-NEXT:    %[[DM:.*]] = llvm.and %[[DB]], %[[MAG]] : i64
+// CHECK-NEXT:    %[[AWAY:.*]] = llvm.icmp "ugt" %[[BM]], %[[DM]] : i64
 // CHECK-NEXT:    %[[B:.*]] = llvm.bitcast %[[N]] : f32 to i32
-// CHECK-NEXT:    %[[INEXACT:.*]] = llvm.fcmp "one" %[[BACK]], %[[D]] : f64
-// CHECK-NEXT:    %[[AB:.*]] = llvm.call_intrinsic "llvm.fabs.f64"(%[[BACK]]) : (f64) -> f64
-// CHECK-NEXT:    %[[AD:.*]] = llvm.call_intrinsic "llvm.fabs.f64"(%[[D]]) : (f64) -> f64
-// CHECK-NEXT:    %[[AWAY:.*]] = llvm.fcmp "ogt" %[[AB]], %[[AD]] : f64
 // CHECK-NEXT:    %[[ONE:.*]] = llvm.mlir.constant(1 : i32) : i32
 // CHECK-NEXT:    %[[DOWN:.*]] = llvm.sub %[[B]], %[[ONE]] : i32
 // CHECK-NEXT:    %[[TRUNC:.*]] = llvm.select %[[AWAY]], %[[DOWN]], %[[B]] : i1, i32
