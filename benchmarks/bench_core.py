@@ -23,7 +23,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from lowering.executable import compile  # noqa: E402
+from lowering.executable import compile
 
 
 @dataclass
@@ -173,6 +173,25 @@ def best_time(fn: Callable[[], Any], repeat: int, budget: float = 5.0) -> float:
     return best
 
 
+def measure(k: Kernel, repeat: int, jax: Any, jnp: Any) -> str:
+    """One line of the table: compile, check against NumPy, time all three."""
+    t0 = time.perf_counter()
+    executable = compile(k.mlir)
+    compile_s = time.perf_counter() - t0
+    result = executable(*k.inputs)
+    np.testing.assert_allclose(result, k.numpy(*k.inputs), rtol=k.rtol, atol=k.rtol)
+    out = [np.empty_like(np.asarray(result))]
+    ours = best_time(lambda: executable(*k.inputs, out=out), repeat)
+    theirs = best_time(lambda: k.numpy(*k.inputs), repeat)
+    line = f"{k.name:24} {compile_s:9.2f} {ours * 1e3:9.2f} {theirs * 1e3:9.2f} {ours / theirs:8.2f}"
+    if jax is not None and k.jax is not None:
+        jf = jax.jit(k.jax(jnp))
+        jin = [jnp.asarray(x) for x in k.inputs]
+        jt = best_time(lambda: jf(*jin).block_until_ready(), repeat)
+        line += f" {jt * 1e3:9.2f} {ours / jt:9.2f}"
+    return line
+
+
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--repeat", type=int, default=20)
@@ -183,7 +202,7 @@ def main() -> int:
         import jax.numpy as jnp
 
         jax.config.update("jax_platforms", "cpu")
-    except Exception:  # JAX is optional
+    except Exception:  # noqa: BLE001 - JAX is optional
         jax = jnp = None  # type: ignore[assignment]
     header = f"{'kernel':24} {'compile s':>9} {'ours ms':>9} {'numpy ms':>9} {'ours/np':>8}"
     if jax is not None:
@@ -193,22 +212,7 @@ def main() -> int:
         k = make()
         if args.only and args.only not in k.name:
             continue
-        t0 = time.perf_counter()
-        executable = compile(k.mlir)
-        compile_s = time.perf_counter() - t0
-        result = executable(*k.inputs)
-        expected = k.numpy(*k.inputs)
-        np.testing.assert_allclose(result, expected, rtol=k.rtol, atol=k.rtol)
-        out = [np.empty_like(np.asarray(result))]
-        ours = best_time(lambda: executable(*k.inputs, out=out), args.repeat)
-        theirs = best_time(lambda: k.numpy(*k.inputs), args.repeat)
-        line = f"{k.name:24} {compile_s:9.2f} {ours * 1e3:9.2f} {theirs * 1e3:9.2f} {ours / theirs:8.2f}"
-        if jax is not None and k.jax is not None:
-            jf = jax.jit(k.jax(jnp))
-            jin = [jnp.asarray(x) for x in k.inputs]
-            jt = best_time(lambda: jf(*jin).block_until_ready(), args.repeat)
-            line += f" {jt * 1e3:9.2f} {ours / jt:9.2f}"
-        print(line, flush=True)
+        print(measure(k, args.repeat, jax, jnp), flush=True)
     return 0
 
 

@@ -139,7 +139,7 @@ def lowering_passes() -> dict[str, Callable[[], type[ModulePass]]]:
     }
 
 
-def compile(program: object, entry: str = "main", **kwargs: object) -> object:  # noqa: A001
+def compile(program: object, entry: str = "main", **kwargs: object) -> object:
     """Compile an `xla` module (text or parsed) and return its `entry` function as a
     callable on NumPy arrays; see `lowering.executable.compile`."""
     from lowering.executable import compile as compile_executable

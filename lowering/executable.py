@@ -200,8 +200,9 @@ def _entry_function(module: ModuleOp, entry: str) -> func.FuncOp:
 
 
 def _compile_module(program: str | ModuleOp, filename: str, entry: str) -> _CompiledModule:
-    from lowering.to_llvm.common import register_llvm_extensions
     from xdsl.utils.exceptions import DiagnosticException
+
+    from lowering.to_llvm.common import register_llvm_extensions
 
     ctx = make_context()
     register_llvm_extensions(ctx)
@@ -227,7 +228,7 @@ def _compile_module(program: str | ModuleOp, filename: str, entry: str) -> _Comp
     return _CompiledModule(jit, signatures, {})
 
 
-def compile(program: str | ModuleOp, entry: str = "main", *, filename: str = "<string>") -> Executable:  # noqa: A001
+def compile(program: str | ModuleOp, entry: str = "main", *, filename: str = "<string>") -> Executable:
     """Compile `program` (MLIR text or a parsed module) and return its `entry`
     function as an `Executable`. Raises `XlaProgramError` for text that does
     not parse or verify and `CompileError` for a program that cannot be compiled.

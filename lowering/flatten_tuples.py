@@ -20,7 +20,14 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 
 from lowering.to_llvm.common import LoweringError
-from xla_dialect.ops.control_flow import CallOp, CaseOp, IfOp, OptimizationBarrierOp, ReturnOp, WhileOp
+from xla_dialect.ops.control_flow import (
+    CallOp,
+    CaseOp,
+    IfOp,
+    OptimizationBarrierOp,
+    ReturnOp,
+    WhileOp,
+)
 from xla_dialect.ops.tuples import GetTupleElementOp, TupleOp
 
 

@@ -180,4 +180,4 @@ class LinalgFuseElementwisePass(ModulePass):
                     break
 
 
-__all__ = ["LinalgFuseElementwisePass", "fuse", "fusable_producer"]
+__all__ = ["LinalgFuseElementwisePass", "fusable_producer", "fuse"]

@@ -119,7 +119,7 @@ def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None) -> in
     except KeyboardInterrupt:
         sys.stderr.write("xla-run: interrupted\n")
         return 130
-    except Exception as err:  # an internal error: still one line, no traceback
+    except Exception as err:  # noqa: BLE001 - an internal error: still one line, no traceback
         sys.stderr.write(f"xla-run: internal error: {type(err).__name__}: {err}\n")
         return 1
 
