@@ -114,13 +114,16 @@ def _fcmp(op: llvm.FCmpOp, builder: ir.IRBuilder, val_map: ValueMap, _: BlockMap
 def _call_intrinsic(op: llvm.CallIntrinsicOp, builder: ir.IRBuilder, val_map: ValueMap, _: BlockMap) -> None:
     if op.op_bundle_operands:
         raise NotImplementedError("operand bundles are not supported")
-    args = [val_map[a] for a in op.args]
     ret = convert_type(op.ress.type) if op.ress is not None else ir.VoidType()
     name = op.intrin.data
     module: ir.Module = builder.module
     fn = module.globals.get(name)
     if fn is None:
-        fn = ir.Function(module, ir.FunctionType(ret, [a.type for a in args]), name=name)
+        fn = ir.Function(module, ir.FunctionType(ret, [convert_type(a.type) for a in op.args]), name=name)
+    args = []
+    for value, param in zip((val_map[a] for a in op.args), fn.function_type.args):
+        # A global's address has a typed pointer (`[16 x i8]*`); calls take the declared type.
+        args.append(builder.bitcast(value, param) if value.type != param else value)
     flags = [f.value for f in op.fastmathFlags.data]
     result = builder.call(fn, args, fastmath=flags)
     if op.ress is not None:

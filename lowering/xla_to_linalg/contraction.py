@@ -4,7 +4,8 @@ The generic iterates `[batch, lhs free, contracting, rhs free]`: with the
 contraction outside the rhs-free loop, the innermost loop walks the rhs and the
 result contiguously (the i-k-j order), which LLVM vectorizes. Operands are
 converted to the result element type before multiplying (`preferred_element_type`),
-and PRED contracts with and/or.
+and PRED contracts with and/or. A bf16 result accumulates in f32 and is rounded
+once at the end, as XLA's CPU backend does (it computes bf16 dots in f32).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Sequence
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, linalg
-from xdsl.dialects.builtin import AnyFloat, IntegerType, Signedness, TensorType
+from xdsl.dialects.builtin import AnyFloat, BFloat16Type, IntegerType, Signedness, TensorType, f32
 from xdsl.ir import Attribute, SSAValue
 
 from lowering.to_llvm.common import LoweringError, bitwidth
@@ -27,7 +28,9 @@ from lowering.xla_to_linalg.converter import (
     parallel,
     reduction,
     result_tensor_type,
+    round_floats,
 )
+from lowering.xla_to_linalg.scalar import signless_type
 from xla_dialect.ops.contraction import DotGeneralOp, DotOp
 from xla_dialect.types import element_type_of, is_complex, shape_of
 
@@ -51,17 +54,11 @@ def cast_element(b: Builder, value: SSAValue, source: Attribute, target: Attribu
     if isinstance(source, AnyFloat) and isinstance(target, AnyFloat):
         if bitwidth(target) > bitwidth(source) or (bitwidth(target) == bitwidth(source) and source != target):
             if bitwidth(target) == bitwidth(source):
-                wide = b.insert(arith.ExtFOp(value, _f32())).result
+                wide = b.insert(arith.ExtFOp(value, f32)).result
                 return b.insert(arith.TruncFOp(wide, target)).result
             return b.insert(arith.ExtFOp(value, target)).result
         return b.insert(arith.TruncFOp(value, target)).result
     raise LoweringError(f"cannot accumulate {source} in {target}")
-
-
-def _f32() -> Attribute:
-    from xdsl.dialects.builtin import f32
-
-    return f32
 
 
 def multiply_add(b: Builder, acc: SSAValue, x: SSAValue, y: SSAValue, element: Attribute) -> SSAValue:
@@ -109,14 +106,15 @@ def contract(
     rank = nb + nl + nc + nr
     out_map = [*range(nb + nl), *range(nb + nl + nc, rank)]
     iterators = [*parallel(nb + nl), *[reduction()] * nc, *parallel(nr)]
-    out_element = result_type.element_type
+    accumulator = f32 if isinstance(xla_out, BFloat16Type) else xla_out
+    accumulator_type = TensorType(signless_type(accumulator), result_type.get_shape())
 
     def body(b: Builder, args: Sequence[SSAValue]) -> Sequence[SSAValue]:
-        x = cast_element(b, args[0], xla_l, xla_out)
-        y = cast_element(b, args[1], xla_r, xla_out)
-        return [multiply_add(b, args[2], x, y, out_element)]
+        x = cast_element(b, args[0], xla_l, accumulator)
+        y = cast_element(b, args[1], xla_r, accumulator)
+        return [multiply_add(b, args[2], x, y, accumulator_type.element_type)]
 
-    init = zero_filled(builder, result_type, xla_out)
+    init = zero_filled(builder, accumulator_type, accumulator)
     (result,) = generic(
         builder,
         [lhs, rhs],
@@ -126,20 +124,26 @@ def contract(
         iterators,
         body,
     )
+    if accumulator != xla_out:
+        result = round_floats(builder, result, result_type)
     return result
 
 
 @lowers(DotOp)
 def lower_dot(cx: Converter, op: DotOp, builder: Builder) -> Sequence[SSAValue]:
     """Matrix × matrix with one element type is `linalg.matmul`; the other forms
-    (vector operands, mixed types) contract the last lhs with the first rhs dimension."""
+    (vector operands, mixed types, PRED, bf16) contract the last lhs with the first
+    rhs dimension."""
     lhs, rhs = cx.get(op.lhs), cx.get(op.rhs)
     l_rank, r_rank = len(shape_of(op.lhs.type)), len(shape_of(op.rhs.type))
     types = {element_type_of(v.type) for v in (op.lhs, op.rhs, op.result)}
     element = element_type_of(op.result.type)
-    if l_rank == 2 and r_rank == 2 and len(types) == 1 and not is_complex(element) and not (
-        isinstance(element, IntegerType) and element.width.data == 1
-    ):
+    needs_generic = (
+        is_complex(element)
+        or isinstance(element, BFloat16Type)  # accumulates in f32
+        or (isinstance(element, IntegerType) and element.width.data == 1)
+    )
+    if l_rank == 2 and r_rank == 2 and len(types) == 1 and not needs_generic:
         result_type = result_tensor_type(op)
         init = zero_filled(builder, result_type, element)
         return builder.insert(linalg.MatmulOp((lhs, rhs), (init,), (result_type,))).results

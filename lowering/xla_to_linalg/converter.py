@@ -267,6 +267,22 @@ def map_elements(
     return result
 
 
+def round_floats(builder: Builder, value: SSAValue, result_type: TensorType) -> SSAValue:
+    """`value`, a float tensor, rounded element by element to the narrower float
+    element type of `result_type` (an accumulator's final rounding)."""
+    rank = result_type.get_num_dims()
+    (result,) = generic(
+        builder,
+        [value],
+        [identity_map(rank)],
+        [empty(builder, result_type)],
+        [identity_map(rank)],
+        parallel(rank),
+        lambda b, args: [b.insert(arith.TruncFOp(args[0], result_type.element_type)).result],
+    )
+    return result
+
+
 def extract_scalar(builder: Builder, value: SSAValue) -> SSAValue:
     """The element of a rank-0 tensor (the fill value when a fill made it)."""
     owner = value.owner
@@ -299,4 +315,5 @@ __all__ = [
     "parallel",
     "reduction",
     "result_tensor_type",
+    "round_floats",
 ]

@@ -13,9 +13,10 @@ from collections.abc import Sequence
 from xdsl.builder import Builder
 from xdsl.dialects import arith, linalg, tensor
 from xdsl.dialects.builtin import AffineMapAttr, IntegerType, TensorType
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr
 
+from lowering.to_llvm.common import LoweringError, bitwidth
 from lowering.xla_to_linalg.converter import (
     Converter,
     broadcast_map,
@@ -42,8 +43,6 @@ from xla_dialect.ops.elementwise import (
     SelectOp,
 )
 from xla_dialect.types import element_type_of, shape_of
-
-from lowering.to_llvm.common import LoweringError, bitwidth
 
 
 def operand_map(operand: SSAValue, result_shape: Sequence[int], dims: Sequence[int] | None = None) -> AffineMapAttr:
@@ -149,16 +148,23 @@ def lower_bitcast_convert(cx: Converter, op: BitcastConvertOp, builder: Builder)
     return [res]
 
 
-def scalar_region_results(op: Operation, region_op_args: Sequence[SSAValue], builder: Builder, region_index: int = 0) -> list[SSAValue]:
+def scalar_region_results(
+    op: Operation,
+    region_op_args: Sequence[SSAValue],
+    builder: Builder,
+    region_index: int = 0,
+    region: Region | None = None,
+) -> list[SSAValue]:
     """Inline a region of rank-0 xla ops (a reducer or map computation) as scalar
     code: each op is emitted by its scalar semantics. Ops without a scalar form are
-    rejected by name."""
+    rejected by name. `region` replaces `op`'s own (e.g. a reducer made f32)."""
     from xla_dialect.ops.constants import ConstantOp
 
-    region = op.regions[region_index]
+    if region is None:
+        region = op.regions[region_index]
     block = region.block
     values: dict[SSAValue, SSAValue] = dict(zip(block.args, region_op_args))
-    emit = lambda new_op: builder.insert(new_op)  # noqa: E731
+    emit = lambda new_op: builder.insert(new_op)
     for inner in block.ops:
         if inner.name == "xla.return":
             return [values[v] for v in inner.operands]

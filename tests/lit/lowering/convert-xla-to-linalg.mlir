@@ -182,6 +182,27 @@ func.func @branches(%p: tensor<i1>, %k: tensor<i32>, %x: tensor<4xf32>) -> (tens
   func.return %0, %1 : tensor<4xf32>, tensor<4xf32>
 }
 
+// bf16 reduce and dot accumulate in f32 (elements widened in the body) and round once.
+// CHECK-LABEL: func.func @bf16_accumulation
+// CHECK:      %[[INIT:.*]] = arith.extf %{{.*}} : bf16 to f32
+// CHECK:      %[[ACC:.*]] = linalg.fill ins(%[[INIT]] : f32) outs(%{{.*}} : tensor<4xf32>)
+// CHECK:      %[[SUM:.*]] = linalg.generic {{.*}} ins(%x : tensor<4x8xbf16>) outs(%[[ACC]] : tensor<4xf32>)
+// CHECK-NEXT: ^bb0(%[[E:.*]]: bf16, %[[A:.*]]: f32):
+// CHECK-NEXT:   %[[W:.*]] = arith.extf %[[E]] : bf16 to f32
+// CHECK-NEXT:   arith.addf %[[A]], %[[W]] : f32
+// CHECK:      linalg.generic {{.*}} ins(%[[SUM]] : tensor<4xf32>) outs(%{{.*}} : tensor<4xbf16>)
+// CHECK:        arith.truncf %{{.*}} : f32 to bf16
+// CHECK:      %[[DOT:.*]] = linalg.generic {{.*}} ins(%x, %y : tensor<4x8xbf16>, tensor<8x3xbf16>) outs(%{{.*}} : tensor<4x3xf32>)
+// CHECK:        arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK:      linalg.generic {{.*}} ins(%[[DOT]] : tensor<4x3xf32>) outs(%{{.*}} : tensor<4x3xbf16>)
+// CHECK:        arith.truncf %{{.*}} : f32 to bf16
+func.func @bf16_accumulation(%x: tensor<4x8xbf16>, %y: tensor<8x3xbf16>) -> (tensor<4xbf16>, tensor<4x3xbf16>) {
+  %z = xla.constant dense<0.0> : tensor<bf16>
+  %0 = xla.reduce(%x init: %z) applies xla.add across dimensions = [1] : (tensor<4x8xbf16>, tensor<bf16>) -> tensor<4xbf16>
+  %1 = xla.dot %x, %y : (tensor<4x8xbf16>, tensor<8x3xbf16>) -> tensor<4x3xbf16>
+  func.return %0, %1 : tensor<4xbf16>, tensor<4x3xbf16>
+}
+
 // (after xla-flatten-tuples) the tuple result is two results
 // CHECK-LABEL: func.func @calls(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>)
 // CHECK-NEXT: %[[C:.*]] = func.call @add(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
