@@ -27,7 +27,6 @@ from typing import Any
 
 import llvmlite.binding as llvm_binding
 import numpy as np
-
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     BFloat16Type,

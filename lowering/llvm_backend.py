@@ -21,10 +21,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-import llvmlite.ir as ir
+from llvmlite import ir
 from llvmlite.ir.instructions import PhiInstr
 from llvmlite.ir.values import Block as LLVMBlock
-
 from xdsl.backend.llvm.convert import _declare_func  # pyright: ignore[reportPrivateUsage]
 from xdsl.backend.llvm.convert_op import convert_op as xdsl_convert_op
 from xdsl.backend.llvm.convert_type import convert_type as xdsl_convert_type

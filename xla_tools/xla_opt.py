@@ -112,9 +112,8 @@ class XlaOptMain(xDSLOptMain):
     version_format = "xla-opt (xla-dialect) built on xDSL {xdsl_version}"
 
     def register_all_dialects(self) -> None:
-        from xla_dialect.registry import get_all_dialects
-
         from lowering.to_llvm.common import extended_llvm_dialect
+        from xla_dialect.registry import get_all_dialects
 
         dialects = get_all_dialects()
         dialects["llvm"] = extended_llvm_dialect  # with the ops the lowering adds

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from xdsl.builder import Builder
-from xdsl.dialects import arith, linalg
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     AnyFloat,
     DenseIntOrFPElementsAttr,
@@ -21,6 +21,7 @@ from xdsl.dialects.builtin import (
     IntegerType,
     i64,
 )
+from xdsl.dialects.linalg.ops import FillOp, IndexOp
 from xdsl.ir import Attribute, SSAValue
 
 from lowering.to_llvm.common import LoweringError
@@ -79,7 +80,7 @@ def lower_constant(cx: Converter, op: ConstantOp, builder: Builder) -> Sequence[
     splat = _splat_value(op.value)
     if splat is not None:
         scalar = builder.insert(arith.ConstantOp(scalar_attr(splat, element_type_of(op.output.type)))).result  # pyright: ignore
-        fill = builder.insert(linalg.FillOp((scalar,), (empty(builder, result_type),), (result_type,)))
+        fill = builder.insert(FillOp((scalar,), (empty(builder, result_type),), (result_type,)))
         return fill.results
     value = DenseIntOrFPElementsAttr(result_type, op.value.data)
     return [builder.insert(arith.ConstantOp(value, result_type)).result]
@@ -94,7 +95,7 @@ def lower_iota(cx: Converter, op: IotaOp, builder: Builder) -> Sequence[SSAValue
     xla_element = element_type_of(op.output.type)
 
     def body(b: Builder, args: Sequence[SSAValue]) -> Sequence[SSAValue]:
-        index = b.insert(linalg.IndexOp(dim)).result
+        index = b.insert(IndexOp(dim)).result
         if isinstance(element, IntegerType):
             return [b.insert(arith.IndexCastOp(index, element)).result]
         wide = b.insert(arith.IndexCastOp(index, i64)).result

@@ -13,8 +13,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, linalg
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import AnyFloat, BFloat16Type, IntegerType, Signedness, TensorType, f32
+from xdsl.dialects.linalg.ops import FillOp, MatmulOp
 from xdsl.ir import Attribute, SSAValue
 
 from lowering.to_llvm.common import LoweringError, bitwidth
@@ -71,7 +72,7 @@ def multiply_add(b: Builder, acc: SSAValue, x: SSAValue, y: SSAValue, element: A
 
 def zero_filled(builder: Builder, result_type: TensorType, xla_element: Attribute) -> SSAValue:
     zero = builder.insert(arith.ConstantOp(scalar_attr(0, xla_element))).result  # pyright: ignore
-    return builder.insert(linalg.FillOp((zero,), (empty(builder, result_type),), (result_type,))).results[0]
+    return builder.insert(FillOp((zero,), (empty(builder, result_type),), (result_type,))).results[0]
 
 
 def contract(
@@ -146,7 +147,7 @@ def lower_dot(cx: Converter, op: DotOp, builder: Builder) -> Sequence[SSAValue]:
     if l_rank == 2 and r_rank == 2 and len(types) == 1 and not needs_generic:
         result_type = result_tensor_type(op)
         init = zero_filled(builder, result_type, element)
-        return builder.insert(linalg.MatmulOp((lhs, rhs), (init,), (result_type,))).results
+        return builder.insert(MatmulOp((lhs, rhs), (init,), (result_type,))).results
     return [contract(builder, op, lhs, rhs, ((), ()), ((l_rank - 1,), (0,)))]
 
 

@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import TypeVar
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, linalg, tensor
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
@@ -30,6 +30,8 @@ from xdsl.dialects.builtin import (
     TupleType,
     UnknownLoc,
 )
+from xdsl.dialects.linalg.attrs import IteratorTypeAttr
+from xdsl.dialects.linalg.ops import FillOp, GenericOp, YieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.rewriter import InsertPoint
@@ -208,11 +210,11 @@ def broadcast_map(operand_shape: Sequence[int], result_shape: Sequence[int], dim
 
 
 def parallel(n: int) -> list[Attribute]:
-    return [linalg.IteratorTypeAttr.parallel()] * n
+    return [IteratorTypeAttr.parallel()] * n
 
 
 def reduction() -> Attribute:
-    return linalg.IteratorTypeAttr.reduction()
+    return IteratorTypeAttr.reduction()
 
 
 BodyFn = Callable[[Builder, Sequence[SSAValue]], Sequence[SSAValue]]
@@ -232,8 +234,8 @@ def generic(
     arg_types = [element_type_of(v.type) for v in (*inputs, *outputs)]
     block = Block(arg_types=arg_types)
     yielded = body(Builder(InsertPoint.at_end(block)), block.args)
-    block.add_op(linalg.YieldOp(*yielded))
-    op = linalg.GenericOp(
+    block.add_op(YieldOp(*yielded))
+    op = GenericOp(
         inputs,
         outputs,
         Region(block),
@@ -286,7 +288,7 @@ def round_floats(builder: Builder, value: SSAValue, result_type: TensorType) -> 
 def extract_scalar(builder: Builder, value: SSAValue) -> SSAValue:
     """The element of a rank-0 tensor (the fill value when a fill made it)."""
     owner = value.owner
-    if isinstance(owner, linalg.FillOp) and len(owner.inputs) == 1:
+    if isinstance(owner, FillOp) and len(owner.inputs) == 1:
         return owner.inputs[0]
     return builder.insert(tensor.ExtractOp(value, [], element_type_of(value.type))).result
 

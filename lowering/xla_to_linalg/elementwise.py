@@ -11,8 +11,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, linalg, tensor
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import AffineMapAttr, IntegerType, TensorType
+from xdsl.dialects.linalg.ops import IndexOp
 from xdsl.ir import Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr
 
@@ -118,7 +119,7 @@ def lower_bitcast_convert(cx: Converter, op: BitcastConvertOp, builder: Builder)
 
         def pack(b: Builder, args: Sequence[SSAValue]) -> Sequence[SSAValue]:
             acc: SSAValue | None = None
-            idx = [b.insert(linalg.IndexOp(d)).result for d in range(rank)]
+            idx = [b.insert(IndexOp(d)).result for d in range(rank)]
             for j in range(k):
                 c = index_constant(b, j)
                 part = b.insert(tensor.ExtractOp(operand, [*idx, c], in_elt)).result
@@ -136,7 +137,7 @@ def lower_bitcast_convert(cx: Converter, op: BitcastConvertOp, builder: Builder)
     # Narrower: result [..., k]; element j of the new minor dimension is bits [j*w, (j+1)*w).
     def split(b: Builder, args: Sequence[SSAValue]) -> Sequence[SSAValue]:
         x = to_int(b, args[0], in_int)
-        j = b.insert(arith.IndexCastOp(b.insert(linalg.IndexOp(rank - 1)).result, in_int)).result
+        j = b.insert(arith.IndexCastOp(b.insert(IndexOp(rank - 1)).result, in_int)).result
         w = b.insert(arith.ConstantOp.from_int_and_width(out_w, in_int)).result
         sh = b.insert(arith.MuliOp(j, w)).result
         part = b.insert(arith.ShRUIOp(x, sh)).result

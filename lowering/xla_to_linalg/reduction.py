@@ -17,8 +17,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, linalg
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import BFloat16Type, DenseIntOrFPElementsAttr, TensorType, f32
+from xdsl.dialects.linalg.ops import FillOp
 from xdsl.ir import Attribute, Block, Region, SSAValue
 
 from lowering.xla_to_linalg.converter import (
@@ -100,7 +101,7 @@ def lower_reduce(cx: Converter, op: ReduceOp, builder: Builder) -> Sequence[SSAV
         if widened[i]:
             result_type = TensorType(f32, result_type.get_shape())
             init = builder.insert(arith.ExtFOp(init, f32)).result
-        outputs.append(builder.insert(linalg.FillOp((init,), (empty(builder, result_type),), (result_type,))).results[0])
+        outputs.append(builder.insert(FillOp((init,), (empty(builder, result_type),), (result_type,))).results[0])
     iterators = [reduction() if d in reduced else parallel(1)[0] for d in range(rank)]
 
     def body(b: Builder, args: Sequence[SSAValue]) -> Sequence[SSAValue]:

@@ -8,8 +8,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, linalg, tensor
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, TensorType, i64
+from xdsl.dialects.linalg.ops import FillOp
 from xdsl.ir import SSAValue
 
 from lowering.xla_to_linalg.converter import (
@@ -136,7 +137,7 @@ def lower_get_dimension_size(cx: Converter, op: GetDimensionSizeOp, builder: Bui
     size = shape_of(op.operand.type)[op.dimension.value.data]
     result_type = result_tensor_type(op)
     scalar = builder.insert(arith.ConstantOp(IntegerAttr(size, result_type.element_type))).result  # pyright: ignore
-    return builder.insert(linalg.FillOp((scalar,), (empty(builder, result_type),), (result_type,))).results
+    return builder.insert(FillOp((scalar,), (empty(builder, result_type),), (result_type,))).results
 
 
 __all__ = ["copy_with_map", "reshape", "transpose"]

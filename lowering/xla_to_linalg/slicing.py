@@ -12,8 +12,9 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, linalg, tensor
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import IndexType, IntegerType, Signedness, TensorType, i64
+from xdsl.dialects.linalg.ops import FillOp
 from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineExpr
 
@@ -142,7 +143,7 @@ def lower_concatenate(cx: Converter, op: ConcatenateOp, builder: Builder) -> Seq
 def lower_pad(cx: Converter, op: PadOp, builder: Builder) -> Sequence[SSAValue]:
     result_type = result_tensor_type(op)
     value = extract_scalar(builder, cx.get(op.padding_value))
-    result = builder.insert(linalg.FillOp((value,), (empty(builder, result_type),), (result_type,))).results[0]
+    result = builder.insert(FillOp((value,), (empty(builder, result_type),), (result_type,))).results[0]
     operand = cx.get(op.operand)
     in_shape = shape_of(op.operand.type)
     out_shape = result_type.get_shape()
