@@ -149,6 +149,36 @@ def layer_norm(rows: int = 1024, cols: int = 1024) -> Kernel:
     return Kernel("layer norm 1024x1024", mlir, [x, g, b], np_ln, jax_ln, rtol=1e-3)
 
 
+def max_pool(h: int = 112, w: int = 112, c: int = 64) -> Kernel:
+    """A ResNet-stem max pool: NHWC, 3x3 window, stride 2, padded by 1 with -inf."""
+    x = np.random.default_rng(5).standard_normal((1, h, w, c), dtype=np.float32)
+    oh, ow = (h + 2 - 3) // 2 + 1, (w + 2 - 3) // 2 + 1
+    t, r = f"tensor<1x{h}x{w}x{c}xf32>", f"tensor<1x{oh}x{ow}x{c}xf32>"
+    mlir = f"""func.func @main(%x: {t}) -> {r} {{
+  %ninf = xla.constant dense<0xFF800000> : tensor<f32>
+  %p = "xla.reduce_window"(%x, %ninf) <{{window_dimensions = array<i64: 1, 3, 3, 1>, window_strides = array<i64: 1, 2, 2, 1>, padding = dense<[[0, 0], [1, 1], [1, 1], [0, 0]]> : tensor<4x2xi64>}}> ({{
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %m = xla.maximum %a, %b : tensor<f32>
+    xla.return %m : tensor<f32>
+  }}) : ({t}, tensor<f32>) -> {r}
+  func.return %p : {r}
+}}"""
+
+    def np_pool(x: np.ndarray) -> np.ndarray:
+        padded = np.pad(x, [(0, 0), (1, 1), (1, 1), (0, 0)], constant_values=-np.inf)
+        windows = np.lib.stride_tricks.sliding_window_view(padded, (3, 3), axis=(1, 2))
+        return windows[:, ::2, ::2].max(axis=(-2, -1))
+
+    def jax_pool(jnp: Any) -> Callable[..., Any]:
+        from jax import lax
+
+        return lambda x: lax.reduce_window(
+            x, -jnp.inf, lax.max, (1, 3, 3, 1), (1, 2, 2, 1), [(0, 0), (1, 1), (1, 1), (0, 0)]
+        )
+
+    return Kernel(f"max pool {h}x{w}x{c}", mlir, [x], np_pool, jax_pool)
+
+
 KERNELS: list[Callable[[], Kernel]] = [
     lambda: matmul(256),
     lambda: matmul(512),
@@ -157,6 +187,7 @@ KERNELS: list[Callable[[], Kernel]] = [
     softmax,
     total_sum,
     layer_norm,
+    max_pool,
 ]
 
 

@@ -11,6 +11,8 @@ The top of the pipeline (from the xla dialect):
 * `bufferize`: tensors → memrefs, results → out-parameters, deallocation;
 * xDSL's `linalg-generalize-named-ops`, then `linalg-interchange`: loop order
   with a streaming innermost loop (matmul in i-k-j order);
+* `linalg-reassociate-reductions`: float reduction combiners marked `reassoc`
+  (the spec leaves the order open), so LLVM vectorizes them;
 * xDSL's `convert-linalg-to-loops` and `lower-affine`: linalg → scf.for nests;
 * `arith-emulate-unsupported-floats`: bf16 arithmetic computed in f32.
 
@@ -113,6 +115,12 @@ def _fuse() -> type[ModulePass]:
     return LinalgFuseElementwisePass
 
 
+def _reassociate() -> type[ModulePass]:
+    from lowering.linalg_reassociate import LinalgReassociateReductionsPass
+
+    return LinalgReassociateReductionsPass
+
+
 def _pipeline() -> type[ModulePass]:
     from lowering.pipeline import LowerToLLVMPass
 
@@ -126,6 +134,7 @@ def lowering_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "linalg-fuse-elementwise": _fuse,
         "bufferize": _bufferize,
         "linalg-interchange": _interchange,
+        "linalg-reassociate-reductions": _reassociate,
         "arith-emulate-unsupported-floats": _emulate_floats,
         "lower-to-llvm": _pipeline,
         "lower-scf-to-cf": _scf_to_cf,

@@ -282,10 +282,21 @@ def _convert_declaration(f: func.FuncOp) -> None:
 
 
 def _set_signature(f: func.FuncOp, inputs: list[Attribute], results: list[Attribute], n_outs: int) -> None:
+    """The bufferized signature. Buffers made from tensors are `llvm.noalias`: the
+    callee only reads its input buffers and writes its out-parameters, which are
+    fresh allocations of the caller, so no buffer it writes is reachable another way."""
+    old_inputs = f.function_type.inputs.data
     old_outputs = f.function_type.outputs.data
     f.function_type = FunctionType.from_lists(inputs, results)
-    if f.arg_attrs is not None and n_outs:
-        f.arg_attrs = ArrayAttr([*f.arg_attrs.data, *(DictionaryAttr({}) for _ in range(n_outs))])
+    old_attrs = list(f.arg_attrs.data) if f.arg_attrs is not None else [DictionaryAttr({}) for _ in old_inputs]
+    from_tensor = [_is_tensor(t) for t in old_inputs] + [True] * n_outs
+    attrs: list[DictionaryAttr] = []
+    for i, buffer in enumerate(from_tensor):
+        entries = dict(old_attrs[i].data) if i < len(old_attrs) else {}
+        if buffer:
+            entries["llvm.noalias"] = UnitAttr()
+        attrs.append(DictionaryAttr(entries))
+    f.arg_attrs = ArrayAttr(attrs) if any(a.data for a in attrs) else f.arg_attrs
     if f.res_attrs is not None and n_outs:
         kept = [a for a, t in zip(f.res_attrs.data, old_outputs, strict=True) if not _is_tensor(t)]
         f.res_attrs = ArrayAttr(kept) if kept else None

@@ -14,12 +14,14 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 LOWER_TO_LLVM: tuple[str, ...] = (
+    "xla-decompose-batch-norm",
     "xla-flatten-tuples",
     "convert-xla-to-linalg",
     "linalg-fuse-elementwise",
     "bufferize",
     "linalg-generalize-named-ops",
     "linalg-interchange",
+    "linalg-reassociate-reductions",
     "convert-linalg-to-loops",
     "lower-affine",
     "arith-emulate-unsupported-floats",

@@ -11,7 +11,15 @@ from collections.abc import Callable
 from xdsl.passes import ModulePass
 
 
-DIALECT_PASSES: dict[str, Callable[[], type[ModulePass]]] = {}
+def _decompose_batch_norm() -> type[ModulePass]:
+    from passes.decompose_batch_norm import DecomposeBatchNormPass
+
+    return DecomposeBatchNormPass
+
+
+DIALECT_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
+    "xla-decompose-batch-norm": _decompose_batch_norm,
+}
 """Passes over the `xla` dialect itself, by name."""
 
 

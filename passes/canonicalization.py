@@ -123,7 +123,7 @@ class FoldBinary(RewritePattern):
             if compare_type is not None and getattr(compare_type, "data", None) == "TOTALORDER":
                 return
             direction = op.properties["comparison_direction"]
-            fold = COMPARISONS[str(getattr(direction, "data").value)]
+            fold = COMPARISONS[str(direction.data.value)]
         if fold is None or not _foldable(op):
             return
         lhs, rhs = constant_value(op.operands[0]), constant_value(op.operands[1])
@@ -283,7 +283,7 @@ class TupleElement(RewritePattern):
         producer = op.operands[0].owner
         if isinstance(producer, Operation) and producer.name == "xla.tuple":
             index = op.properties["index"]
-            rewriter.replace_op(op, [], [producer.operands[getattr(index, "value").data]])
+            rewriter.replace_op(op, [], [producer.operands[index.value.data]])
 
 
 _SHAPE_OPS = (

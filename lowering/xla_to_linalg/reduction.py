@@ -1,12 +1,23 @@
-"""`reduce` and `map` → generics whose body is the op's region made scalar.
+"""`reduce`, `reduce_window` and `map` → generics whose body is the op's region
+made scalar.
 
 `reduce` iterates the whole operand with the reduced dimensions as reduction
 iterators, in the operand's order (a row reduction runs along contiguous memory);
 the outputs start filled with the init values and the reducer region receives
 `(accumulators..., elements...)` as StableHLO's does.
 
-bf16 reductions accumulate in f32 and round once at the end, as XLA's CPU
-backend computes them (it normalizes bf16 reduces, reducer included, to f32):
+`reduce_window` first pads and base-dilates each input with its init value
+(the spec's padding elements; `pad_tensor`, shared with `pad`), then runs one
+generic over `[output dims..., window dims...]`, the window dims reduction
+iterators, reading input `i` at `out * stride + win * window_dilation`. Window
+dimensions of size 1 get no iterator (their offset is 0), so an NHWC pool
+iterates `(n, h, w, c, kh, kw)` and `linalg-interchange` can stream along `c`.
+As in MLIR's pooling ops, an unread operand of the window's shape gives the
+window loops their ranges.
+
+bf16 reductions (`reduce` and `reduce_window`) accumulate in f32 and round once
+at the end, as XLA's CPU backend computes them (it normalizes bf16 reduces,
+reducer included, to f32):
 the reducer is rebuilt with f32 in place of bf16 before it is made scalar. A
 reducer that looks at bf16 bits (`bitcast_convert`, `reduce_precision`) keeps
 bf16 and rounds after each step.
@@ -18,9 +29,17 @@ from collections.abc import Sequence
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import BFloat16Type, DenseIntOrFPElementsAttr, TensorType, f32
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    TensorType,
+    f32,
+    i8,
+)
 from xdsl.dialects.linalg.ops import FillOp
 from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir.affine import AffineExpr
 
 from lowering.xla_to_linalg.converter import (
     Converter,
@@ -36,12 +55,13 @@ from lowering.xla_to_linalg.converter import (
     round_floats,
 )
 from lowering.xla_to_linalg.elementwise import scalar_region_results
+from lowering.xla_to_linalg.slicing import pad_tensor
 from xla_dialect.literals import to_numpy
 from xla_dialect.ops.constants import ConstantOp
 from xla_dialect.ops.elementwise import BitcastConvertOp, ReducePrecisionOp
-from xla_dialect.ops.reduction import MapOp, ReduceOp
+from xla_dialect.ops.reduction import MapOp, ReduceOp, ReduceWindowOp
 from xla_dialect.syntax import ints_of
-from xla_dialect.types import shape_of
+from xla_dialect.types import element_type_of, shape_of
 
 
 def _bf16_to_f32(t: Attribute) -> Attribute:
@@ -114,6 +134,101 @@ def lower_reduce(cx: Converter, op: ReduceOp, builder: Builder) -> Sequence[SSAV
     return [round_floats(builder, r, result_tensor_type(op, i)) if widened[i] else r for i, r in enumerate(results)]
 
 
+def _window_param(attr: DenseArrayBase | None, rank: int) -> tuple[int, ...]:
+    """An optional window attribute's values; absent means 1 in every dimension."""
+    return (1,) * rank if attr is None else ints_of(attr)
+
+
+def _window_padding(op: ReduceWindowOp, rank: int) -> list[tuple[int, int]]:
+    """The (low, high) padding of each dimension (absent: none)."""
+    if op.padding is None:
+        return [(0, 0)] * rank
+    flat = ints_of(op.padding)
+    return [(flat[2 * d], flat[2 * d + 1]) for d in range(rank)]
+
+
+@lowers(ReduceWindowOp)
+def lower_reduce_window(cx: Converter, op: ReduceWindowOp, builder: Builder) -> Sequence[SSAValue]:
+    n = len(op.inputs)
+    in_shape = shape_of(op.inputs[0].type)
+    rank = len(in_shape)
+    window = ints_of(op.window_dimensions)
+    strides = _window_param(op.window_strides, rank)
+    base = _window_param(op.base_dilations, rank)
+    dilations = _window_param(op.window_dilations, rank)
+    pads = _window_padding(op, rank)
+    region = op.body
+    widened = [_is_bf16_tensor(v.type) for v in op.inputs]
+    if any(widened):
+        region = f32_reducer(op.body) or region
+        if region is op.body:
+            widened = [False] * n
+    inits = [extract_scalar(builder, v) for v in cx.get_all(op.init_values)]
+    if 0 in result_tensor_type(op).get_shape():
+        # No window fits: nothing to compute (and a window map could reach below 0).
+        return [
+            builder.insert(FillOp((init,), (empty(builder, t),), (t,))).results[0]
+            for init, t in ((inits[i], result_tensor_type(op, i)) for i in range(n))
+        ]
+    inputs = cx.get_all(op.inputs)
+    if any(p != (0, 0) for p in pads) or any(b != 1 for b in base):
+        # The spec's padding (and dilation holes) hold the init value.
+        shape = [
+            max(0, (0 if size == 0 else (size - 1) * b + 1) + lo + hi)
+            for size, b, (lo, hi) in zip(in_shape, base, pads)
+        ]
+        lows, interiors = [lo for lo, _ in pads], [b - 1 for b in base]
+        inputs = [
+            pad_tensor(builder, x, init, lows, interiors, TensorType(element_type_of(x.type), shape))
+            for x, init in zip(inputs, inits)
+        ]
+    outputs: list[SSAValue] = []
+    for i in range(n):
+        result_type = result_tensor_type(op, i)
+        init = inits[i]
+        if widened[i]:
+            result_type = TensorType(f32, result_type.get_shape())
+            init = builder.insert(arith.ExtFOp(init, f32)).result
+        outputs.append(builder.insert(FillOp((init,), (empty(builder, result_type),), (result_type,))).results[0])
+    # Iteration dims: the output's, then one per window dimension wider than 1.
+    windowed = [d for d in range(rank) if window[d] > 1]
+    loop_rank = rank + len(windowed)
+    exprs: list[AffineExpr | int] = []
+    for d in range(rank):
+        e = AffineExpr.dimension(d) * strides[d]
+        if d in windowed:
+            e = e + AffineExpr.dimension(rank + windowed.index(d)) * dilations[d]
+        exprs.append(e)
+    iterators = [*parallel(rank), *[reduction()] * len(windowed)]
+    maps = [dims_map(loop_rank, exprs)] * n
+    shape_inputs: list[SSAValue] = []
+    if windowed:
+        # As MLIR's pooling ops do: an operand of the window's shape, never read,
+        # gives the window loops their ranges (a generic's loop ranges are read
+        # off operand dimensions indexed by a lone loop dimension).
+        window_type = TensorType(i8, [window[d] for d in windowed])
+        shape_inputs.append(empty(builder, window_type))
+        maps.append(dims_map(loop_rank, list(range(rank, loop_rank))))
+
+    def body(b: Builder, args: Sequence[SSAValue]) -> Sequence[SSAValue]:
+        elements = [b.insert(arith.ExtFOp(x, f32)).result if w else x for x, w in zip(args[:n], widened)]
+        accumulators = args[n + len(shape_inputs) :]
+        return scalar_region_results(op, [*accumulators, *elements], b, region=region)
+
+    results = list(
+        generic(
+            builder,
+            [*inputs, *shape_inputs],
+            maps,
+            outputs,
+            [dims_map(loop_rank, list(range(rank)))] * n,
+            iterators,
+            body,
+        )
+    )
+    return [round_floats(builder, r, result_tensor_type(op, i)) if widened[i] else r for i, r in enumerate(results)]
+
+
 @lowers(MapOp)
 def lower_map(cx: Converter, op: MapOp, builder: Builder) -> Sequence[SSAValue]:
     result_type = result_tensor_type(op)
@@ -130,4 +245,4 @@ def lower_map(cx: Converter, op: MapOp, builder: Builder) -> Sequence[SSAValue]:
     )
 
 
-__all__ = ["f32_reducer", "lower_map", "lower_reduce"]
+__all__ = ["f32_reducer", "lower_map", "lower_reduce", "lower_reduce_window"]

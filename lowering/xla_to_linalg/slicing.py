@@ -141,13 +141,26 @@ def lower_concatenate(cx: Converter, op: ConcatenateOp, builder: Builder) -> Seq
 
 @lowers(PadOp)
 def lower_pad(cx: Converter, op: PadOp, builder: Builder) -> Sequence[SSAValue]:
-    result_type = result_tensor_type(op)
     value = extract_scalar(builder, cx.get(op.padding_value))
-    result = builder.insert(FillOp((value,), (empty(builder, result_type),), (result_type,))).results[0]
-    operand = cx.get(op.operand)
-    in_shape = shape_of(op.operand.type)
-    out_shape = result_type.get_shape()
     lows, interiors = ints_of(op.edge_padding_low), ints_of(op.interior_padding)
+    return [pad_tensor(builder, cx.get(op.operand), value, lows, interiors, result_tensor_type(op))]
+
+
+def pad_tensor(
+    builder: Builder,
+    operand: SSAValue,
+    value: SSAValue,
+    lows: Sequence[int],
+    interiors: Sequence[int],
+    result_type: TensorType,
+) -> SSAValue:
+    """`operand` padded to `result_type` with the scalar `value`: `lows` before each
+    dimension (negative: cropped) and `interiors` between its elements, the high
+    padding being what the result's shape leaves (shared by `pad` and the
+    padded, base-dilated operand of `reduce_window`)."""
+    result = builder.insert(FillOp((value,), (empty(builder, result_type),), (result_type,))).results[0]
+    in_shape = shape_of(operand.type)
+    out_shape = result_type.get_shape()
     first: list[int] = []
     counts: list[int] = []
     for n, out, lo, interior in zip(in_shape, out_shape, lows, interiors):
@@ -155,13 +168,13 @@ def lower_pad(cx: Converter, op: PadOp, builder: Builder) -> Sequence[SSAValue]:
         k_min = 0 if lo >= 0 else (-lo + step - 1) // step  # first k with lo + k*step >= 0
         k_max = min(n - 1, (out - 1 - lo) // step) if out > 0 else -1
         if k_max < k_min:
-            return [result]  # the operand is padded away entirely
+            return result  # the operand is padded away entirely
         first.append(k_min)
         counts.append(k_max - k_min + 1)
     if list(first) != [0] * len(first) or list(counts) != list(in_shape):
         operand = extract_slice(builder, operand, first, counts, [1] * len(counts))
     offsets = [lo + k * (i + 1) for lo, k, i in zip(lows, first, interiors)]
-    return [insert_slice(builder, operand, result, offsets, [i + 1 for i in interiors])]
+    return insert_slice(builder, operand, result, offsets, [i + 1 for i in interiors])
 
 
 @lowers(ReverseOp)
@@ -176,4 +189,4 @@ def lower_reverse(cx: Converter, op: ReverseOp, builder: Builder) -> Sequence[SS
     return [copy_with_map(builder, cx.get(op.operand), dims_map(rank, exprs), result_type)]
 
 
-__all__ = ["clamped_starts", "extract_slice", "insert_slice"]
+__all__ = ["clamped_starts", "extract_slice", "insert_slice", "pad_tensor"]

@@ -18,7 +18,7 @@
 // out-parameter, the scalar result stays. The fill goes into tensor.empty's alloc
 // (one use: in place), the generic reads and writes the fill's buffer in place, and
 // that entry-block alloc is renamed to the out-parameter (no copy, no dealloc).
-// CHECK-LABEL: func.func @signature(%a: memref<4xf32>, %s: f32, %0: memref<4xf32>) -> f32 {
+// CHECK-LABEL: func.func @signature(%a: memref<4xf32> {llvm.noalias}, %s: f32, %0: memref<4xf32> {llvm.noalias}) -> f32 {
 // CHECK-NEXT:    linalg.fill ins(%s : f32) outs(%0 : memref<4xf32>)
 // CHECK-NEXT:    linalg.generic {{.*}} ins(%a : memref<4xf32>) outs(%0 : memref<4xf32>) {
 // CHECK:         }
@@ -41,7 +41,7 @@ func.func private @external(tensor<2x3xi8>, i32) -> (tensor<3xi8>, i1)
 
 // A strided argument is copied into a contiguous buffer; the caller allocates the
 // result buffer; both are freed right after their last use.
-// CHECK-LABEL: func.func @call_site(%a: memref<4x6xi8>, %k: i32, %0: memref<3xi8>) {
+// CHECK-LABEL: func.func @call_site(%a: memref<4x6xi8> {llvm.noalias}, %k: i32, %0: memref<3xi8> {llvm.noalias}) {
 // CHECK-NEXT:    %[[S:.*]] = memref.subview %a[0, 0] [2, 3] [2, 2] : memref<4x6xi8> to memref<2x3xi8, strided<[12, 2]>>
 // CHECK-NEXT:    %[[ARG:.*]] = memref.alloc() {alignment = 64 : i64} : memref<2x3xi8>
 // CHECK-NEXT:    "memref.copy"(%[[S]], %[[ARG]]) : (memref<2x3xi8, strided<[12, 2]>>, memref<2x3xi8>) -> ()
@@ -66,7 +66,7 @@ func.func @call_site(%a: tensor<4x6xi8>, %k: i32) -> tensor<3xi8> {
 // A destination that is an argument is never written: a generic reading its init
 // gets a copy, a fill (never reads) a fresh buffer without copy. A destination used
 // twice is copied for each writer; a one-use owned destination is written in place.
-// CHECK-LABEL: func.func @destinations(%a: memref<4xf32>, %s: f32, %0: memref<4xf32>, %1: memref<4xf32>, %2: memref<4xf32>) {
+// CHECK-LABEL: func.func @destinations(%a: memref<4xf32> {llvm.noalias}, %s: f32, %0: memref<4xf32> {llvm.noalias}, %1: memref<4xf32> {llvm.noalias}, %2: memref<4xf32> {llvm.noalias}) {
 // CHECK-NEXT:    "memref.copy"(%a, %0) : (memref<4xf32>, memref<4xf32>) -> ()
 // CHECK-NEXT:    linalg.generic {{.*}} outs(%0 : memref<4xf32>) {
 // CHECK:         }
@@ -101,7 +101,7 @@ func.func @destinations(%a: tensor<4xf32>, %s: f32) -> (tensor<4xf32>, tensor<4x
 
 // Dense constants become private constant globals, one per distinct value, read
 // through memref.get_global; writing into one copies it first.
-// CHECK-LABEL: func.func @constants(%0: memref<3xi32>, %1: memref<3xi32>, %2: memref<i32>) {
+// CHECK-LABEL: func.func @constants(%0: memref<3xi32> {llvm.noalias}, %1: memref<3xi32> {llvm.noalias}, %2: memref<i32> {llvm.noalias}) {
 // CHECK-NEXT:    %[[C:.*]] = memref.get_global @__constant_0 : memref<3xi32>
 // CHECK-NEXT:    %[[D:.*]] = memref.get_global @__constant_0 : memref<3xi32>
 // CHECK-NEXT:    %[[Z:.*]] = memref.get_global @__constant_1 : memref<i32>
@@ -126,7 +126,7 @@ func.func @constants() -> (tensor<3xi32>, tensor<3xi32>, tensor<i32>) {
 // contiguous copy. Slices are (rank-reducing, possibly dynamic-offset) subviews;
 // insert_slice copies into a subview of its destination (here tensor.empty's
 // buffer, renamed to the out-parameter: nothing to copy in first).
-// CHECK-LABEL: func.func @views(%a: memref<4x6xf32>, %i: index, %0: memref<24xf32>, %1: memref<2x2x6xf32>, %2: memref<6xf32>, %3: memref<3xf32>, %4: memref<4x6xf32>) {
+// CHECK-LABEL: func.func @views(%a: memref<4x6xf32> {llvm.noalias}, %i: index, %0: memref<24xf32> {llvm.noalias}, %1: memref<2x2x6xf32> {llvm.noalias}, %2: memref<6xf32> {llvm.noalias}, %3: memref<3xf32> {llvm.noalias}, %4: memref<4x6xf32> {llvm.noalias}) {
 // CHECK-NEXT:    %[[C:.*]] = memref.collapse_shape %a {{\[\[}}0 : i64, 1 : i64]] : memref<4x6xf32> into memref<24xf32>
 // CHECK-NEXT:    %[[X:.*]] = memref.expand_shape %a {{\[\[}}0 : i64, 1 : i64], [2 : i64]] output_shape [2, 2, 6] : memref<4x6xf32> into memref<2x2x6xf32>
 // CHECK-NEXT:    %[[S:.*]] = memref.subview %a[1, 0] [2, 3] [1, 2] : memref<4x6xf32> to memref<2x3xf32, strided<[6, 2], offset: 6>>
@@ -155,7 +155,7 @@ func.func @views(%a: tensor<4x6xf32>, %i: index) -> (tensor<24xf32>, tensor<2x2x
 
 // The result buffer is allocated before the scf.if; a branch yielding an argument
 // copies it in, a branch yielding its own alloc computes into the result buffer.
-// CHECK-LABEL: func.func @if(%p: i1, %a: memref<4xf32>, %s: f32, %0: memref<4xf32>) {
+// CHECK-LABEL: func.func @if(%p: i1, %a: memref<4xf32> {llvm.noalias}, %s: f32, %0: memref<4xf32> {llvm.noalias}) {
 // CHECK-NEXT:    %[[R:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
 // CHECK-NEXT:    scf.if %p {
 // CHECK-NEXT:      "memref.copy"(%a, %[[R]]) : (memref<4xf32>, memref<4xf32>) -> ()
@@ -184,7 +184,7 @@ func.func @if(%p: i1, %a: tensor<4xf32>, %s: f32) -> tensor<4xf32> {
 
 // Same for scf.index_switch; its scalar result stays. The result buffer, returned,
 // is itself renamed to the out-parameter.
-// CHECK-LABEL: func.func @switch(%k: index, %a: memref<4xf32>, %s: f32, %0: memref<4xf32>) -> f32 {
+// CHECK-LABEL: func.func @switch(%k: index, %a: memref<4xf32> {llvm.noalias}, %s: f32, %0: memref<4xf32> {llvm.noalias}) -> f32 {
 // CHECK-NEXT:    %r = scf.index_switch %k -> f32
 // CHECK-NEXT:    case 0 {
 // CHECK-NEXT:      linalg.fill ins(%s : f32) outs(%0 : memref<4xf32>)
@@ -211,7 +211,7 @@ func.func @switch(%k: index, %a: tensor<4xf32>, %s: f32) -> (tensor<4xf32>, f32)
 // The loop carries no tensor: the init is copied into the carried buffer (here the
 // out-parameter) before the loop, the body updates it in place, and yielding it
 // back needs no copy.
-// CHECK-LABEL: func.func @for(%a: memref<4xf32>, %n: index, %0: memref<4xf32>) {
+// CHECK-LABEL: func.func @for(%a: memref<4xf32> {llvm.noalias}, %n: index, %0: memref<4xf32> {llvm.noalias}) {
 // CHECK:         "memref.copy"(%a, %0) : (memref<4xf32>, memref<4xf32>) -> ()
 // CHECK-NEXT:    scf.for %i = %c0 to %n step %c1 {
 // CHECK-NEXT:      linalg.generic {{.*}} outs(%0 : memref<4xf32>) {
@@ -234,7 +234,7 @@ func.func @for(%a: tensor<4xf32>, %n: index) -> tensor<4xf32> {
 
 // Swapping two carried tensors: the value whose buffer the first copy overwrites is
 // saved into a temporary first.
-// CHECK-LABEL: func.func @for_swap(%a: memref<4xf32>, %b: memref<4xf32>, %n: index, %0: memref<4xf32>) {
+// CHECK-LABEL: func.func @for_swap(%a: memref<4xf32> {llvm.noalias}, %b: memref<4xf32> {llvm.noalias}, %n: index, %0: memref<4xf32> {llvm.noalias}) {
 // CHECK:         "memref.copy"(%a, %0) : (memref<4xf32>, memref<4xf32>) -> ()
 // CHECK-NEXT:    %[[Y:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
 // CHECK-NEXT:    "memref.copy"(%b, %[[Y]]) : (memref<4xf32>, memref<4xf32>) -> ()
@@ -265,7 +265,7 @@ func.func @for_swap(%a: tensor<4xf32>, %b: tensor<4xf32>, %n: index) -> tensor<4
 // scf.condition forwards the before-region arguments unchanged: the after region
 // and the results use the same buffers. The yield (%y2, %s) copies %y2's buffer
 // before the second copy overwrites it; no temporary is needed.
-// CHECK-LABEL: func.func @while(%a: memref<4xf32>, %b: memref<4xf32>, %lim: f32, %0: memref<4xf32>) {
+// CHECK-LABEL: func.func @while(%a: memref<4xf32> {llvm.noalias}, %b: memref<4xf32> {llvm.noalias}, %lim: f32, %0: memref<4xf32> {llvm.noalias}) {
 // CHECK-NEXT:    %c0 = arith.constant 0 : index
 // CHECK-NEXT:    %[[X:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
 // CHECK-NEXT:    "memref.copy"(%a, %[[X]]) : (memref<4xf32>, memref<4xf32>) -> ()
@@ -305,7 +305,7 @@ func.func @while(%a: tensor<4xf32>, %b: tensor<4xf32>, %lim: f32) -> tensor<4xf3
 }
 
 // A buffer read inside a loop is freed after the loop.
-// CHECK-LABEL: func.func @dealloc(%a: memref<4xf32>, %n: index) -> f32 {
+// CHECK-LABEL: func.func @dealloc(%a: memref<4xf32> {llvm.noalias}, %n: index) -> f32 {
 // CHECK:         %[[T:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
 // CHECK:         %sum = scf.for
 // CHECK-NEXT:      %v = memref.load %[[T]][%i] : memref<4xf32>
@@ -332,7 +332,7 @@ func.func @dealloc(%a: tensor<4xf32>, %n: index) -> f32 {
 
 // %ones is defined outside the loop and used once, inside it: the body runs many
 // times, so it writes into a fresh copy each iteration, never into %ones' buffer.
-// CHECK-LABEL: func.func @loop_dest(%x: memref<4xf32>, %n: index, %0: memref<4xf32>) {
+// CHECK-LABEL: func.func @loop_dest(%x: memref<4xf32> {llvm.noalias}, %n: index, %0: memref<4xf32> {llvm.noalias}) {
 // CHECK:         %[[ONES:.*]] = memref.alloc() {alignment = 64 : i64} : memref<4xf32>
 // CHECK-NEXT:    linalg.fill ins(%one : f32) outs(%[[ONES]] : memref<4xf32>)
 // CHECK-NEXT:    "memref.copy"(%x, %0) : (memref<4xf32>, memref<4xf32>) -> ()

@@ -1,14 +1,16 @@
 // RUN: xla-opt %s -p lower-to-llvm --print-ir-after-all | FileCheck %s
 
 // The named pipeline expands to its passes; each stage is printed (and verified).
+// CHECK:      // -----// IR Dump After xla-decompose-batch-norm //----- //
 // CHECK:      // -----// IR Dump After xla-flatten-tuples //----- //
 // CHECK:      // -----// IR Dump After convert-xla-to-linalg //----- //
 // CHECK:        linalg.generic
 // CHECK:      // -----// IR Dump After linalg-fuse-elementwise //----- //
 // CHECK:      // -----// IR Dump After bufferize //----- //
-// CHECK:        func.func @main(%x: memref<4xf32>, %y: memref<4xf32>, %{{.*}}: memref<4xf32>) {
+// CHECK:        func.func @main(%x: memref<4xf32> {llvm.noalias}, %y: memref<4xf32> {llvm.noalias}, %{{.*}}: memref<4xf32> {llvm.noalias}) {
 // CHECK:      // -----// IR Dump After linalg-generalize-named-ops //----- //
 // CHECK:      // -----// IR Dump After linalg-interchange //----- //
+// CHECK:      // -----// IR Dump After linalg-reassociate-reductions //----- //
 // CHECK:      // -----// IR Dump After convert-linalg-to-loops //----- //
 // CHECK:        scf.for
 // CHECK:      // -----// IR Dump After lower-affine //----- //
@@ -16,7 +18,7 @@
 // CHECK:      // -----// IR Dump After lower-scf-to-cf //----- //
 // CHECK:        cf.cond_br
 // CHECK:      // -----// IR Dump After convert-to-llvm //----- //
-// CHECK:        llvm.func @main(%{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr, %{{.*}}: !llvm.ptr) {
+// CHECK:        llvm.func @main(%{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: !llvm.ptr {llvm.noalias}, %{{.*}}: !llvm.ptr {llvm.noalias}) {
 // CHECK:          llvm.fadd
 // CHECK:          llvm.fmul
 // CHECK-NOT:  xla.
