@@ -101,6 +101,18 @@ def _is_bf16_tensor(t: Attribute) -> bool:
     return isinstance(t, TensorType) and isinstance(t.element_type, BFloat16Type)
 
 
+def _accumulation(op: ReduceOp | ReduceWindowOp) -> tuple[Region, list[bool]]:
+    """The reducer to inline and which inputs it takes widened to f32: bf16
+    reductions accumulate in f32 and round once (as XLA's CPU backend), unless
+    the reducer reads bf16 bits, where it keeps the bf16 region."""
+    widened = [_is_bf16_tensor(v.type) for v in op.inputs]
+    if any(widened):
+        region = f32_reducer(op.body)
+        if region is not None:
+            return region, widened
+    return op.body, [False] * len(op.inputs)
+
+
 @lowers(ReduceOp)
 def lower_reduce(cx: Converter, op: ReduceOp, builder: Builder) -> Sequence[SSAValue]:
     n = len(op.inputs)
@@ -108,12 +120,7 @@ def lower_reduce(cx: Converter, op: ReduceOp, builder: Builder) -> Sequence[SSAV
     rank = len(in_shape)
     reduced = set(ints_of(op.dimensions))
     kept = [d for d in range(rank) if d not in reduced]
-    region = op.body
-    widened = [_is_bf16_tensor(v.type) for v in op.inputs]
-    if any(widened):
-        region = f32_reducer(op.body) or region
-        if region is op.body:
-            widened = [False] * n
+    region, widened = _accumulation(op)
     outputs: list[SSAValue] = []
     for i in range(n):
         result_type = result_tensor_type(op, i)
@@ -157,12 +164,7 @@ def lower_reduce_window(cx: Converter, op: ReduceWindowOp, builder: Builder) -> 
     base = _window_param(op.base_dilations, rank)
     dilations = _window_param(op.window_dilations, rank)
     pads = _window_padding(op, rank)
-    region = op.body
-    widened = [_is_bf16_tensor(v.type) for v in op.inputs]
-    if any(widened):
-        region = f32_reducer(op.body) or region
-        if region is op.body:
-            widened = [False] * n
+    region, widened = _accumulation(op)
     inits = [extract_scalar(builder, v) for v in cx.get_all(op.init_values)]
     if 0 in result_tensor_type(op).get_shape():
         # No window fits: nothing to compute (and a window map could reach below 0).
