@@ -117,31 +117,24 @@ class Executable:
         n_pointers = sum(len(x) for x in self._input_leaves) + len(self._output_leaves)
         prototype = ctypes.CFUNCTYPE(None, *([ctypes.c_void_p] * n_pointers))
         self._function = prototype(jit.get_function(entry))
-        self._lock = threading.Lock()
 
     def __repr__(self) -> str:
         ins = ", ".join(format_type(t) for t in self.input_types)
         outs = ", ".join(format_type(t) for t in self.output_types)
         return f"<Executable @{self.entry}: ({ins}) -> ({outs})>"
 
-    def check_arguments(self, args: Sequence[Any]) -> list[np.ndarray]:
-        """The flattened, checked leaf arrays of a call's arguments."""
-        if len(args) != len(self.input_types):
-            raise ValueError(
-                f"@{self.entry} takes {len(self.input_types)} argument(s) "
-                f"({', '.join(format_type(t) for t in self.input_types)}), got {len(args)}"
-            )
-        arrays: list[np.ndarray] = []
-        for i, (arg, t, leaves) in enumerate(zip(args, self.input_types, self._input_leaves)):
-            name = f"argument {i} of @{self.entry}"
-            values = _flatten_value(arg, t, name)
-            arrays.extend(_as_leaf_array(v, spec, name) for v, spec in zip(values, leaves))
-        return arrays
+    @property
+    def input_leaf_count(self) -> int:
+        """How many arrays the parameters take once tuples are flattened."""
+        return sum(len(leaves) for leaves in self._input_leaves)
 
-    def __call__(self, *args: Any, out: Sequence[np.ndarray] | None = None) -> Any:
-        """Run the function. `out` (optional): preallocated result arrays, one per
-        result leaf, reused instead of fresh ones (saves page faults on big outputs)."""
-        arrays = self.check_arguments(args)
+    def run_leaves(self, leaves: Sequence[Any], out: Sequence[np.ndarray] | None = None) -> list[np.ndarray]:
+        """Run on the parameters' leaves (tuples flattened depth first) and return
+        the results' leaves; each leaf is checked against its parameter's type."""
+        if len(leaves) != self.input_leaf_count:
+            raise ValueError(f"@{self.entry} takes {self.input_leaf_count} input array(s), got {len(leaves)}")
+        owners = [(i, spec) for i, specs in enumerate(self._input_leaves) for spec in specs]
+        arrays = [_as_leaf_array(v, spec, f"argument {i} of @{self.entry}") for v, (i, spec) in zip(leaves, owners)]
         if out is not None:
             results = list(out)
             if len(results) != len(self._output_leaves):
@@ -151,13 +144,24 @@ class Executable:
                     raise ValueError(f"out[{k}]: expected a C-contiguous {spec.describe()}, got {_describe_given(r)}")
         else:
             results = [np.empty(spec.shape, spec.dtype) for spec in self._output_leaves]
-        pointers = [a.ctypes.data for a in arrays] + [r.ctypes.data for r in results]
-        self._function(*pointers)
-        leaves = iter(results)
-        nested = [_unflatten(t, leaves) for t in self.output_types]
-        if len(nested) == 1:
-            return nested[0]
-        return tuple(nested)
+        self._function(*[a.ctypes.data for a in arrays], *[r.ctypes.data for r in results])
+        return results
+
+    def __call__(self, *args: Any, out: Sequence[np.ndarray] | None = None) -> Any:
+        """Run the function. `out` (optional): preallocated result arrays, one per
+        result leaf, reused instead of fresh ones (saves page faults on big outputs)."""
+        if len(args) != len(self.input_types):
+            raise ValueError(
+                f"@{self.entry} takes {len(self.input_types)} argument(s) "
+                f"({', '.join(format_type(t) for t in self.input_types)}), got {len(args)}"
+            )
+        leaves = [
+            leaf for i, (arg, t) in enumerate(zip(args, self.input_types))
+            for leaf in _flatten_value(arg, t, f"argument {i} of @{self.entry}")
+        ]
+        results = iter(self.run_leaves(leaves, out))
+        nested = [_unflatten(t, results) for t in self.output_types]
+        return nested[0] if len(nested) == 1 else tuple(nested)
 
 
 def _flatten_value(value: Any, t: Attribute, name: str) -> list[Any]:
@@ -212,11 +216,6 @@ def _compile_module(program: str | ModuleOp, filename: str, entry: str) -> _Comp
     for f in module.ops:
         if isinstance(f, func.FuncOp) and f.body.blocks:
             signatures[f.sym_name.data] = (list(f.function_type.inputs.data), list(f.function_type.outputs.data))
-    inputs, outputs = signatures[entry]
-    for i, t in enumerate(inputs):
-        _leaves(t, f"argument {i} of @{entry}")
-    for i, t in enumerate(outputs):
-        _leaves(t, f"result {i} of @{entry}")
     try:
         lower_to_llvm(module, ctx)
         jit = compile_llvm_module(module)

@@ -154,7 +154,7 @@ class FlattenTuplesPass(ModulePass):
     name = "xla-flatten-tuples"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for function in list(op.walk()):
+        for function in list(op.ops):
             if not isinstance(function, func.FuncOp):
                 continue
             t = function.function_type

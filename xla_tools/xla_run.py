@@ -34,25 +34,6 @@ class _Failure(Exception):
     pass
 
 
-def _flat_results(value: Any) -> list[np.ndarray]:
-    if isinstance(value, tuple):
-        return [leaf for v in value for leaf in _flat_results(v)]
-    return [value]
-
-
-def _nest(types: Sequence[Any], leaves: list[Any]) -> list[Any]:
-    from xdsl.dialects.builtin import TupleType
-
-    it = iter(leaves)
-
-    def take(t: Any) -> Any:
-        if isinstance(t, TupleType):
-            return tuple(take(e) for e in t.types.data)
-        return next(it)
-
-    return [take(t) for t in types]
-
-
 def run(argv: Sequence[str] | None, stdout: IO[str]) -> int:
     args = _parser().parse_args(argv)
     from lowering.executable import CompileError, compile
@@ -75,7 +56,7 @@ def run(argv: Sequence[str] | None, stdout: IO[str]) -> int:
             raise _Failure(f"{first.file}:{first.line}:{first.column}: error: {first.message}") from None
         except CompileError as err:
             raise _Failure(f"cannot compile @{args.entry}: {err}") from None
-        n_leaves = sum(len(x) for x in executable._input_leaves)  # pyright: ignore[reportPrivateUsage]
+        n_leaves = executable.input_leaf_count
         leaves: list[Any] = []
         if args.inputs:
             try:
@@ -93,10 +74,9 @@ def run(argv: Sequence[str] | None, stdout: IO[str]) -> int:
         elif n_leaves:
             raise _Failure(f"@{args.entry} takes {n_leaves} input array(s); pass them with --inputs FILE.npz (arg0, arg1, ...)")
         try:
-            result = executable(*_nest(executable.input_types, leaves))
+            results = executable.run_leaves(leaves)
         except ValueError as err:
             raise _Failure(str(err).replace("argument", "input", 1)) from None
-        results = _flat_results(result)
         exported = [r.view(np.uint16) if r.dtype.name == _BF16_NAME else r for r in results]
         if args.output:
             try:

@@ -40,7 +40,7 @@ class ConvertXlaToLinalgPass(ModulePass):
     name = "convert-xla-to-linalg"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for function in list(op.walk()):
+        for function in list(op.ops):
             if not isinstance(function, func.FuncOp):
                 continue
             function_type = convert_type(function.function_type, function)

@@ -21,13 +21,14 @@ from xdsl.dialects.builtin import (
     IntegerType,
     i64,
 )
-from xdsl.dialects.linalg.ops import FillOp, IndexOp
+from xdsl.dialects.linalg.ops import IndexOp
 from xdsl.ir import Attribute, SSAValue
 
 from lowering.to_llvm.common import LoweringError
 from lowering.xla_to_linalg.converter import (
     Converter,
     empty,
+    filled,
     generic,
     identity_map,
     lowers,
@@ -80,8 +81,7 @@ def lower_constant(cx: Converter, op: ConstantOp, builder: Builder) -> Sequence[
     splat = _splat_value(op.value)
     if splat is not None:
         scalar = builder.insert(arith.ConstantOp(scalar_attr(splat, element_type_of(op.output.type)))).result  # pyright: ignore
-        fill = builder.insert(FillOp((scalar,), (empty(builder, result_type),), (result_type,)))
-        return fill.results
+        return [filled(builder, scalar, result_type)]
     value = DenseIntOrFPElementsAttr(result_type, op.value.data)
     return [builder.insert(arith.ConstantOp(value, result_type)).result]
 

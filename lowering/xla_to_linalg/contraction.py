@@ -3,7 +3,8 @@
 The generic iterates `[batch, lhs free, contracting, rhs free]`: with the
 contraction outside the rhs-free loop, the innermost loop walks the rhs and the
 result contiguously (the i-k-j order), which LLVM vectorizes. Operands are
-converted to the result element type before multiplying (`preferred_element_type`),
+converted to the result element type before multiplying (`preferred_element_type`,
+with `xla.convert`'s semantics),
 and PRED contracts with and/or. A bf16 result accumulates in f32 and is rounded
 once at the end, as XLA's CPU backend does (it computes bf16 dots in f32).
 """
@@ -14,16 +15,16 @@ from collections.abc import Sequence
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith
-from xdsl.dialects.builtin import AnyFloat, BFloat16Type, IntegerType, Signedness, TensorType, f32
-from xdsl.dialects.linalg.ops import FillOp, MatmulOp
+from xdsl.dialects.builtin import BFloat16Type, IntegerType, TensorType, f32
+from xdsl.dialects.linalg.ops import MatmulOp
 from xdsl.ir import Attribute, SSAValue
 
-from lowering.to_llvm.common import LoweringError, bitwidth
+from lowering.to_llvm.common import LoweringError
 from lowering.xla_to_linalg.constants import scalar_attr
 from lowering.xla_to_linalg.converter import (
     Converter,
     dims_map,
-    empty,
+    filled,
     generic,
     lowers,
     parallel,
@@ -31,35 +32,9 @@ from lowering.xla_to_linalg.converter import (
     result_tensor_type,
     round_floats,
 )
-from lowering.xla_to_linalg.scalar import signless_type
+from lowering.xla_to_linalg.scalar import convert_element, signless_type
 from xla_dialect.ops.contraction import DotGeneralOp, DotOp
 from xla_dialect.types import element_type_of, is_complex, shape_of
-
-
-def cast_element(b: Builder, value: SSAValue, source: Attribute, target: Attribute) -> SSAValue:
-    """Convert one element between xla element types (exact widening, or the
-    usual truncation) for accumulation in the result type."""
-    if source == target:
-        return value
-    if isinstance(source, IntegerType) and isinstance(target, IntegerType):
-        unsigned = source.signedness.data == Signedness.UNSIGNED or source.width.data == 1
-        tt = IntegerType(target.width.data)
-        if target.width.data > source.width.data:
-            return b.insert((arith.ExtUIOp if unsigned else arith.ExtSIOp)(value, tt)).result
-        if target.width.data < source.width.data:
-            return b.insert(arith.TruncIOp(value, tt)).result
-        return value
-    if isinstance(source, IntegerType) and isinstance(target, AnyFloat):
-        unsigned = source.signedness.data == Signedness.UNSIGNED or source.width.data == 1
-        return b.insert((arith.UIToFPOp if unsigned else arith.SIToFPOp)(value, target)).result
-    if isinstance(source, AnyFloat) and isinstance(target, AnyFloat):
-        if bitwidth(target) > bitwidth(source) or (bitwidth(target) == bitwidth(source) and source != target):
-            if bitwidth(target) == bitwidth(source):
-                wide = b.insert(arith.ExtFOp(value, f32)).result
-                return b.insert(arith.TruncFOp(wide, target)).result
-            return b.insert(arith.ExtFOp(value, target)).result
-        return b.insert(arith.TruncFOp(value, target)).result
-    raise LoweringError(f"cannot accumulate {source} in {target}")
 
 
 def multiply_add(b: Builder, acc: SSAValue, x: SSAValue, y: SSAValue, element: Attribute) -> SSAValue:
@@ -72,7 +47,7 @@ def multiply_add(b: Builder, acc: SSAValue, x: SSAValue, y: SSAValue, element: A
 
 def zero_filled(builder: Builder, result_type: TensorType, xla_element: Attribute) -> SSAValue:
     zero = builder.insert(arith.ConstantOp(scalar_attr(0, xla_element))).result  # pyright: ignore
-    return builder.insert(FillOp((zero,), (empty(builder, result_type),), (result_type,))).results[0]
+    return filled(builder, zero, result_type)
 
 
 def contract(
@@ -111,8 +86,8 @@ def contract(
     accumulator_type = TensorType(signless_type(accumulator), result_type.get_shape())
 
     def body(b: Builder, args: Sequence[SSAValue]) -> Sequence[SSAValue]:
-        x = cast_element(b, args[0], xla_l, accumulator)
-        y = cast_element(b, args[1], xla_r, accumulator)
+        x = convert_element(b.insert, op, args[0], xla_l, accumulator)
+        y = convert_element(b.insert, op, args[1], xla_r, accumulator)
         return [multiply_add(b, args[2], x, y, accumulator_type.element_type)]
 
     init = zero_filled(builder, accumulator_type, accumulator)
@@ -159,4 +134,4 @@ def lower_dot_general(cx: Converter, op: DotGeneralOp, builder: Builder) -> Sequ
     return [contract(builder, op, cx.get(op.lhs), cx.get(op.rhs), batch, contracting)]
 
 
-__all__ = ["cast_element", "contract", "multiply_add", "zero_filled"]
+__all__ = ["contract", "multiply_add", "zero_filled"]

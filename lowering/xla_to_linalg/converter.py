@@ -181,6 +181,11 @@ def empty(builder: Builder, t: TensorType) -> SSAValue:
     return builder.insert(tensor.EmptyOp([], t)).tensor
 
 
+def filled(builder: Builder, value: SSAValue, t: TensorType) -> SSAValue:
+    """A fresh tensor of type `t` with every element `value` (`linalg.fill`)."""
+    return builder.insert(FillOp((value,), (empty(builder, t),), (t,))).results[0]
+
+
 def index_constant(builder: Builder, value: int) -> SSAValue:
     return builder.insert(arith.ConstantOp(IntegerAttr(value, IndexType()))).result
 
@@ -309,6 +314,7 @@ __all__ = [
     "dims_map",
     "empty",
     "extract_scalar",
+    "filled",
     "generic",
     "identity_map",
     "index_constant",

@@ -12,12 +12,13 @@ from collections.abc import Sequence
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import AffineMapAttr, IntegerType, TensorType
+from xdsl.dialects.builtin import AffineMapAttr, IntegerType
 from xdsl.dialects.linalg.ops import IndexOp
 from xdsl.ir import Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr
 
 from lowering.to_llvm.common import LoweringError, bitwidth
+from lowering.xla_to_linalg.constants import constant_scalar
 from lowering.xla_to_linalg.converter import (
     Converter,
     broadcast_map,
@@ -32,6 +33,7 @@ from lowering.xla_to_linalg.converter import (
     result_tensor_type,
 )
 from lowering.xla_to_linalg.scalar import emit_scalar_op
+from xla_dialect.ops.constants import ConstantOp
 from xla_dialect.ops.elementwise import (
     BINARY_OP_CLASSES,
     UNARY_OP_CLASSES,
@@ -153,35 +155,27 @@ def scalar_region_results(
     op: Operation,
     region_op_args: Sequence[SSAValue],
     builder: Builder,
-    region_index: int = 0,
     region: Region | None = None,
 ) -> list[SSAValue]:
     """Inline a region of rank-0 xla ops (a reducer or map computation) as scalar
     code: each op is emitted by its scalar semantics. Ops without a scalar form are
-    rejected by name. `region` replaces `op`'s own (e.g. a reducer made f32)."""
-    from xla_dialect.ops.constants import ConstantOp
-
-    if region is None:
-        region = op.regions[region_index]
-    block = region.block
+    rejected by name. `region` replaces `op`'s first region (e.g. a reducer made f32)."""
+    block = (region or op.regions[0]).block
     values: dict[SSAValue, SSAValue] = dict(zip(block.args, region_op_args))
-    emit = lambda new_op: builder.insert(new_op)
     for inner in block.ops:
         if inner.name == "xla.return":
             return [values[v] for v in inner.operands]
         if isinstance(inner, ConstantOp):
-            from lowering.xla_to_linalg.constants import constant_scalar
-
             values[inner.results[0]] = constant_scalar(builder, inner)
             continue
         if inner.name in ("xla.broadcast_in_dim", "xla.reshape", "xla.broadcast", "xla.optimization_barrier") and all(
-            shape_of(v.type) == () or list(shape_of(v.type)) == [] for v in (*inner.operands, *inner.results)
+            len(shape_of(v.type)) == 0 for v in (*inner.operands, *inner.results)
         ):
             for r, o in zip(inner.results, inner.operands):
                 values[r] = values[o]
             continue
         if type(inner) in _SCALAR_LOWERABLE and all(len(shape_of(r.type)) == 0 for r in inner.results):
-            results = emit_scalar_op(emit, inner, [values[v] for v in inner.operands])
+            results = emit_scalar_op(builder.insert, inner, [values[v] for v in inner.operands])
             for r, v in zip(inner.results, results):
                 values[r] = v
             continue
@@ -207,4 +201,3 @@ _SCALAR_LOWERABLE: frozenset[type[Operation]] = frozenset(
 )
 
 __all__ = ["lower_binary", "lower_bitcast_convert", "lower_elementwise", "operand_map", "scalar_region_results"]
-_ = TensorType

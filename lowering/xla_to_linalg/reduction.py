@@ -37,7 +37,6 @@ from xdsl.dialects.builtin import (
     f32,
     i8,
 )
-from xdsl.dialects.linalg.ops import FillOp
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.ir.affine import AffineExpr
 
@@ -46,6 +45,7 @@ from lowering.xla_to_linalg.converter import (
     dims_map,
     empty,
     extract_scalar,
+    filled,
     generic,
     identity_map,
     lowers,
@@ -128,7 +128,7 @@ def lower_reduce(cx: Converter, op: ReduceOp, builder: Builder) -> Sequence[SSAV
         if widened[i]:
             result_type = TensorType(f32, result_type.get_shape())
             init = builder.insert(arith.ExtFOp(init, f32)).result
-        outputs.append(builder.insert(FillOp((init,), (empty(builder, result_type),), (result_type,))).results[0])
+        outputs.append(filled(builder, init, result_type))
     iterators = [reduction() if d in reduced else parallel(1)[0] for d in range(rank)]
 
     def body(b: Builder, args: Sequence[SSAValue]) -> Sequence[SSAValue]:
@@ -169,7 +169,7 @@ def lower_reduce_window(cx: Converter, op: ReduceWindowOp, builder: Builder) -> 
     if 0 in result_tensor_type(op).get_shape():
         # No window fits: nothing to compute (and a window map could reach below 0).
         return [
-            builder.insert(FillOp((init,), (empty(builder, t),), (t,))).results[0]
+            filled(builder, init, t)
             for init, t in ((inits[i], result_tensor_type(op, i)) for i in range(n))
         ]
     inputs = cx.get_all(op.inputs)
@@ -191,7 +191,7 @@ def lower_reduce_window(cx: Converter, op: ReduceWindowOp, builder: Builder) -> 
         if widened[i]:
             result_type = TensorType(f32, result_type.get_shape())
             init = builder.insert(arith.ExtFOp(init, f32)).result
-        outputs.append(builder.insert(FillOp((init,), (empty(builder, result_type),), (result_type,))).results[0])
+        outputs.append(filled(builder, init, result_type))
     # Iteration dims: the output's, then one per window dimension wider than 1.
     windowed = [d for d in range(rank) if window[d] > 1]
     loop_rank = rank + len(windowed)

@@ -519,6 +519,12 @@ def _convert(s: _Scalar, src: Attribute, dst: Attribute, x: SSAValue) -> SSAValu
     return s.r(arith.ExtSIOp(x, dst_it))
 
 
+def convert_element(emit: Emit, op: Operation, x: SSAValue, src: Attribute, dst: Attribute) -> SSAValue:
+    """`x` (of xla element type `src`) converted to `dst` with `xla.convert`'s
+    semantics; `op` is named in errors. For lowerings that convert as a step."""
+    return _convert(_Scalar(emit, op), src, dst, x)
+
+
 def _bitcast(s: _Scalar, src: Attribute, dst: Attribute, x: SSAValue) -> SSAValue:
     if is_complex(src) or is_complex(dst):
         raise s.error("complex element types are not compiled yet")

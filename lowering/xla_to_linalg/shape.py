@@ -10,7 +10,6 @@ from collections.abc import Sequence
 from xdsl.builder import Builder
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import ArrayAttr, IntegerAttr, TensorType, i64
-from xdsl.dialects.linalg.ops import FillOp
 from xdsl.ir import SSAValue
 
 from lowering.xla_to_linalg.converter import (
@@ -18,6 +17,7 @@ from lowering.xla_to_linalg.converter import (
     broadcast_map,
     dims_map,
     empty,
+    filled,
     generic,
     identity_map,
     lowers,
@@ -137,7 +137,7 @@ def lower_get_dimension_size(cx: Converter, op: GetDimensionSizeOp, builder: Bui
     size = shape_of(op.operand.type)[op.dimension.value.data]
     result_type = result_tensor_type(op)
     scalar = builder.insert(arith.ConstantOp(IntegerAttr(size, result_type.element_type))).result  # pyright: ignore
-    return builder.insert(FillOp((scalar,), (empty(builder, result_type),), (result_type,))).results
+    return [filled(builder, scalar, result_type)]
 
 
 __all__ = ["copy_with_map", "reshape", "transpose"]

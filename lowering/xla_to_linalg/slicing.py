@@ -14,7 +14,6 @@ from collections.abc import Sequence
 from xdsl.builder import Builder
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import IndexType, IntegerType, Signedness, TensorType, i64
-from xdsl.dialects.linalg.ops import FillOp
 from xdsl.ir import SSAValue
 from xdsl.ir.affine import AffineExpr
 
@@ -23,6 +22,7 @@ from lowering.xla_to_linalg.converter import (
     dims_map,
     empty,
     extract_scalar,
+    filled,
     index_constant,
     lowers,
     result_tensor_type,
@@ -158,7 +158,7 @@ def pad_tensor(
     dimension (negative: cropped) and `interiors` between its elements, the high
     padding being what the result's shape leaves (shared by `pad` and the
     padded, base-dilated operand of `reduce_window`)."""
-    result = builder.insert(FillOp((value,), (empty(builder, result_type),), (result_type,))).results[0]
+    result = filled(builder, value, result_type)
     in_shape = shape_of(operand.type)
     out_shape = result_type.get_shape()
     first: list[int] = []

@@ -44,7 +44,6 @@ from xla_dialect.ops.base import (
     check_tensor,
 )
 from xla_dialect.syntax import (
-    print_attrs_and_function_type,
     build,
     i64_array,
     ints_of,
@@ -53,6 +52,7 @@ from xla_dialect.syntax import (
     parse_operand_list,
     parse_optional_keyword_ints,
     parse_same_or_function_type,
+    print_attrs_and_function_type,
     resolve,
 )
 from xla_dialect.types import (
@@ -125,13 +125,38 @@ class _KeywordIntsShapeOp(_UnaryShapeOp):
         print_attrs_and_function_type(printer, self, [self.INTS_PROPERTY])
 
 
+class _InferredIntsShapeOp(_KeywordIntsShapeOp):
+    """A keyword-list shape op whose result type follows from the operand and the
+    list: one builder `Op(operand, values)` and one verifier for all of them."""
+
+    @staticmethod
+    def infer_result_type(operand: Attribute, values: Sequence[int]) -> Attribute:
+        raise NotImplementedError
+
+    def __init__(self, operand: SSAValue, values: Sequence[int]):
+        super().__init__(
+            operands=[operand],
+            result_types=[self.infer_result_type(operand.type, values)],
+            properties={self.INTS_PROPERTY: i64_array(values)},
+        )
+
+    def check_values(self, values: Sequence[int]) -> None:
+        """Rules on the list that inferring the result type does not check."""
+
+    def verify_(self) -> None:
+        self._check_operand_and_result()
+        values = ints_of(self.properties[self.INTS_PROPERTY])
+        self.check_values(values)
+        self.check_result_types([self.infer_result_type(self.operand.type, values)])
+
+
 # ---------------------------------------------------------------------------
 # Broadcast / BroadcastInDim
 # ---------------------------------------------------------------------------
 
 
 @irdl_op_definition
-class BroadcastOp(_KeywordIntsShapeOp):
+class BroadcastOp(_InferredIntsShapeOp):
     """`xla.broadcast %x, sizes = [2, 3] : (tensor<4xf32>) -> tensor<2x3x4xf32>`: copies the
     operand into new leading dimensions of the given sizes (spec: Broadcast)."""
 
@@ -141,23 +166,13 @@ class BroadcastOp(_KeywordIntsShapeOp):
     INTS_KEYWORD: ClassVar[str] = "sizes"
     broadcast_sizes = prop_def(DenseArrayBase)
 
-    def __init__(self, operand: SSAValue, broadcast_sizes: Sequence[int]):
-        super().__init__(
-            operands=[operand],
-            result_types=[self.infer_result_type(operand.type, broadcast_sizes)],
-            properties={"broadcast_sizes": i64_array(broadcast_sizes)},
-        )
-
     @staticmethod
-    def infer_result_type(operand: Attribute, broadcast_sizes: Sequence[int]) -> Attribute:
-        return tensor([*broadcast_sizes, *shape_of(operand)], element_type_of(operand))
+    def infer_result_type(operand: Attribute, values: Sequence[int]) -> Attribute:
+        return tensor([*values, *shape_of(operand)], element_type_of(operand))
 
-    def verify_(self) -> None:
-        self._check_operand_and_result()
-        sizes = ints_of(self.broadcast_sizes)
-        for s in sizes:
-            require(s >= 0, f"broadcast_sizes {fmt_list(sizes)} has {s}; sizes must be non-negative")
-        self.check_result_types([self.infer_result_type(self.operand.type, sizes)])
+    def check_values(self, values: Sequence[int]) -> None:
+        for v in values:
+            require(v >= 0, f"broadcast_sizes {fmt_list(values)} has {v}; sizes must be non-negative")
 
 
 @irdl_op_definition
@@ -270,7 +285,7 @@ class ReshapeOp(_UnaryShapeOp):
 
 
 @irdl_op_definition
-class CollapseOp(_KeywordIntsShapeOp):
+class CollapseOp(_InferredIntsShapeOp):
     """`xla.collapse %x, dimensions = [0, 1] : (tensor<4x2x3xf32>) -> tensor<8x3xf32>`:
     replaces consecutive dimensions by one whose size is their product (spec: Collapse)."""
 
@@ -280,17 +295,10 @@ class CollapseOp(_KeywordIntsShapeOp):
     INTS_KEYWORD: ClassVar[str] = "dimensions"
     dimensions = prop_def(DenseArrayBase)
 
-    def __init__(self, operand: SSAValue, dimensions: Sequence[int]):
-        super().__init__(
-            operands=[operand],
-            result_types=[self.infer_result_type(operand.type, dimensions)],
-            properties={"dimensions": i64_array(dimensions)},
-        )
-
     @staticmethod
-    def infer_result_type(operand: Attribute, dimensions: Sequence[int]) -> Attribute:
+    def infer_result_type(operand: Attribute, values: Sequence[int]) -> Attribute:
         shape = shape_of(operand)
-        dims = list(dimensions)
+        dims = list(values)
         require(len(dims) >= 1, "dimensions must name at least one dimension to collapse")
         check_dims_in_range("dimensions", dims, len(shape))
         require(
@@ -301,15 +309,9 @@ class CollapseOp(_KeywordIntsShapeOp):
         collapsed = _product(shape[first : last + 1])
         return tensor([*shape[:first], collapsed, *shape[last + 1 :]], element_type_of(operand))
 
-    def verify_(self) -> None:
-        self._check_operand_and_result()
-        self.check_result_types(
-            [self.infer_result_type(self.operand.type, ints_of(self.dimensions))]
-        )
-
 
 @irdl_op_definition
-class TransposeOp(_KeywordIntsShapeOp):
+class TransposeOp(_InferredIntsShapeOp):
     """`xla.transpose %x, dims = [1, 0] : (tensor<2x3xf32>) -> tensor<3x2xf32>`: result
     dimension i is operand dimension `permutation[i]` (spec: Transpose)."""
 
@@ -319,24 +321,11 @@ class TransposeOp(_KeywordIntsShapeOp):
     INTS_KEYWORD: ClassVar[str] = "dims"
     permutation = prop_def(DenseArrayBase)
 
-    def __init__(self, operand: SSAValue, permutation: Sequence[int]):
-        super().__init__(
-            operands=[operand],
-            result_types=[self.infer_result_type(operand.type, permutation)],
-            properties={"permutation": i64_array(permutation)},
-        )
-
     @staticmethod
-    def infer_result_type(operand: Attribute, permutation: Sequence[int]) -> Attribute:
+    def infer_result_type(operand: Attribute, values: Sequence[int]) -> Attribute:
         shape = shape_of(operand)
-        check_permutation("permutation", permutation, len(shape))
-        return tensor([shape[p] for p in permutation], element_type_of(operand))
-
-    def verify_(self) -> None:
-        self._check_operand_and_result()
-        self.check_result_types(
-            [self.infer_result_type(self.operand.type, ints_of(self.permutation))]
-        )
+        check_permutation("permutation", values, len(shape))
+        return tensor([shape[p] for p in values], element_type_of(operand))
 
 
 # ---------------------------------------------------------------------------
