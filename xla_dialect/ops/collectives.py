@@ -76,6 +76,20 @@ def _collective_traits() -> OpTraits:
 # ---------------------------------------------------------------------------
 
 
+def group_properties(
+    replica_groups: Sequence[Sequence[int]],
+    channel_handle: ChannelHandleAttr | None,
+    use_global_device_ids: bool,
+) -> dict[str, Attribute]:
+    """The properties every replica-group collective's builder sets."""
+    props: dict[str, Attribute] = {"replica_groups": replica_groups_attr(replica_groups)}
+    if channel_handle is not None:
+        props["channel_handle"] = channel_handle
+    if use_global_device_ids:
+        props["use_global_device_ids"] = UnitAttr()
+    return props
+
+
 def replica_groups_attr(groups: Sequence[Sequence[int]]) -> DenseIntOrFPElementsAttr:
     """`dense<[[0, 1], [2, 3]]> : tensor<2x2xi64>`; ragged groups are padded with -1."""
     width = max((len(g) for g in groups), default=0)
@@ -325,11 +339,7 @@ class AllReduceOp(CollectiveOp):
         channel_handle: ChannelHandleAttr | None = None,
         use_global_device_ids: bool = False,
     ):
-        props: dict[str, Attribute] = {"replica_groups": replica_groups_attr(replica_groups)}
-        if channel_handle is not None:
-            props["channel_handle"] = channel_handle
-        if use_global_device_ids:
-            props["use_global_device_ids"] = UnitAttr()
+        props = group_properties(replica_groups, channel_handle, use_global_device_ids)
         super().__init__(
             operands=[list(inputs)],
             result_types=[[v.type for v in inputs]],
@@ -415,14 +425,7 @@ class ReduceScatterOp(CollectiveOp):
         use_global_device_ids: bool = False,
         result_type: Attribute | None = None,
     ):
-        props: dict[str, Attribute] = {
-            "scatter_dimension": _int64(scatter_dimension),
-            "replica_groups": replica_groups_attr(replica_groups),
-        }
-        if channel_handle is not None:
-            props["channel_handle"] = channel_handle
-        if use_global_device_ids:
-            props["use_global_device_ids"] = UnitAttr()
+        props = {"scatter_dimension": _int64(scatter_dimension), **group_properties(replica_groups, channel_handle, use_global_device_ids)}
         if result_type is None:
             if not replica_groups:
                 raise ValueError("reduce_scatter: give result_type when replica_groups is empty")
@@ -504,14 +507,7 @@ class AllGatherOp(CollectiveOp):
         use_global_device_ids: bool = False,
         result_types: Sequence[Attribute] | None = None,
     ):
-        props: dict[str, Attribute] = {
-            "all_gather_dim": _int64(all_gather_dim),
-            "replica_groups": replica_groups_attr(replica_groups),
-        }
-        if channel_handle is not None:
-            props["channel_handle"] = channel_handle
-        if use_global_device_ids:
-            props["use_global_device_ids"] = UnitAttr()
+        props = {"all_gather_dim": _int64(all_gather_dim), **group_properties(replica_groups, channel_handle, use_global_device_ids)}
         if result_types is None:
             if not replica_groups:
                 raise ValueError("all_gather: give result_types when replica_groups is empty")
