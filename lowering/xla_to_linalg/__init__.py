@@ -25,10 +25,18 @@ from lowering.xla_to_linalg import (  # noqa: F401  (they register their lowerin
     constants,
     contraction,
     control_flow,
+    convolution,
     elementwise,
+    fft,
+    gather_scatter,
+    io,
+    linalg,
     reduction,
+    rng,
+    select_and_scatter,
     shape,
     slicing,
+    sort,
 )
 from lowering.xla_to_linalg.converter import LOWERINGS, Converter, convert_type
 

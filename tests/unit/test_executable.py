@@ -115,15 +115,11 @@ def test_bad_programs_raise_located_errors() -> None:
         compile("func.func @main( {")
     with pytest.raises(CompileError, match=r"no function @nope .*@main"):
         compile(MODULE, "nope")
-    unsupported = """func.func @main(%x: tensor<4xf32>) -> tensor<4xf32> {
-  %0 = "xla.sort"(%x) <{dimension = 0 : i64, is_stable = false}> ({
-  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
-    %lt = xla.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
-    xla.return %lt : tensor<i1>
-  }) : (tensor<4xf32>) -> tensor<4xf32>
-  func.return %0 : tensor<4xf32>
+    unsupported = """func.func @main(%x: tensor<2x4xi64>) -> tensor<4x2xi64> {
+  %0 = "xla.all_to_all"(%x) {split_dimension = 1 : i64, concat_dimension = 0 : i64, split_count = 2 : i64, replica_groups = dense<[[1, 0]]> : tensor<1x2xi64>} : (tensor<2x4xi64>) -> tensor<4x2xi64>
+  func.return %0 : tensor<4x2xi64>
 }"""
-    with pytest.raises(CompileError, match=r"prog.mlir:2:\d+: 'xla.sort' cannot be compiled yet"):
+    with pytest.raises(CompileError, match=r"prog.mlir:2:\d+: 'xla.all_to_all' cannot be compiled yet"):
         compile(unsupported, filename="prog.mlir")
 
 

@@ -1,14 +1,10 @@
 // RUN: xla-opt %s --split-input-file --verify-diagnostics -p convert-xla-to-linalg
 
 // Ops whose lowering comes with a later issue are named, at their line.
-func.func @sort(%x: tensor<4xf32>) -> tensor<4xf32> {
-  // expected-error @+1 {{'xla.sort' cannot be compiled yet: no lowering to linalg exists for it}}
-  %0 = "xla.sort"(%x) <{dimension = 0 : i64, is_stable = false}> ({
-  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
-    %lt = xla.compare LT, %a, %b : (tensor<f32>, tensor<f32>) -> tensor<i1>
-    xla.return %lt : tensor<i1>
-  }) : (tensor<4xf32>) -> tensor<4xf32>
-  func.return %0 : tensor<4xf32>
+func.func @all_to_all(%x: tensor<2x4xi64>) -> tensor<4x2xi64> {
+  // expected-error @+1 {{'xla.all_to_all' cannot be compiled yet: no lowering to linalg exists for it}}
+  %0 = "xla.all_to_all"(%x) {split_dimension = 1 : i64, concat_dimension = 0 : i64, split_count = 2 : i64, replica_groups = dense<[[1, 0]]> : tensor<1x2xi64>} : (tensor<2x4xi64>) -> tensor<4x2xi64>
+  func.return %0 : tensor<4x2xi64>
 }
 
 // -----

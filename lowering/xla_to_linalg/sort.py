@@ -1,0 +1,3 @@
+"""Lowering of xla sort ops (being written)."""
+
+from __future__ import annotations
