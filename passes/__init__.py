@@ -17,8 +17,15 @@ def _decompose_batch_norm() -> type[ModulePass]:
     return DecomposeBatchNormPass
 
 
+def _expose_checks() -> type[ModulePass]:
+    from passes.expose_checks import ExposeChecksPass
+
+    return ExposeChecksPass
+
+
 DIALECT_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "xla-decompose-batch-norm": _decompose_batch_norm,
+    "xla-expose-checks": _expose_checks,
 }
 """Passes over the `xla` dialect itself, by name."""
 

@@ -64,10 +64,12 @@ class LocatingParser(Parser):
 
 
 def make_context(allow_unregistered: bool = False) -> Context:
-    """A context with every xDSL dialect and the project's dialects, loaded lazily."""
+    """A context with every xDSL dialect and the project's dialects, loaded lazily;
+    `stablehlo.*` names read as their `xla` namesakes."""
     from xla_dialect.registry import get_all_dialects
+    from xla_dialect.stablehlo import StablehloContext
 
-    ctx = Context(allow_unregistered=allow_unregistered)
+    ctx = StablehloContext(allow_unregistered=allow_unregistered)
     for name, factory in get_all_dialects().items():
         if name not in ctx.registered_dialect_names:
             ctx.register_dialect(name, factory)

@@ -20,15 +20,25 @@ from xdsl.ir import Attribute
 from xla_dialect.types import shape_of
 
 
+_SUB_BYTE: dict[tuple[int, bool], type] = {
+    (2, False): ml_dtypes.int2,
+    (2, True): ml_dtypes.uint2,
+    (4, False): ml_dtypes.int4,
+    (4, True): ml_dtypes.uint4,
+}
+
+
 def numpy_dtype(element: Attribute) -> np.dtype | None:
     """The NumPy dtype that holds an element type exactly, or None if there is none."""
     if isinstance(element, IntegerType):
         width = element.width.data
         if width == 1:
             return np.dtype(np.bool_)
+        unsigned = element.signedness.data == Signedness.UNSIGNED
+        if width in (2, 4):  # one element a byte, as LLVM lays out i2/i4 arrays
+            return np.dtype(_SUB_BYTE[(width, unsigned)])
         if width not in (8, 16, 32, 64):
             return None
-        unsigned = element.signedness.data == Signedness.UNSIGNED
         return np.dtype(f"{'u' if unsigned else 'i'}{width // 8}")
     if isinstance(element, Float16Type):
         return np.dtype(np.float16)

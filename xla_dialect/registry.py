@@ -13,10 +13,17 @@ def _xla() -> Dialect:
     return XLA
 
 
+def _check() -> Dialect:
+    from xla_dialect.check import CHECK
+
+    return CHECK
+
+
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
-    """Every xDSL dialect plus the project's: `xla` and friends."""
+    """Every xDSL dialect plus the project's: `xla` and `check` (test expectations)."""
     from xdsl.dialects import get_all_dialects as xdsl_dialects
 
     dialects = dict(xdsl_dialects())
     dialects["xla"] = _xla
+    dialects["check"] = _check
     return dialects

@@ -114,11 +114,32 @@ class XlaOptMain(xDSLOptMain):
     def register_all_dialects(self) -> None:
         from lowering.to_llvm.common import extended_llvm_dialect
         from xla_dialect.registry import get_all_dialects
+        from xla_dialect.stablehlo import StablehloContext
 
+        self.ctx = StablehloContext()  # `stablehlo.*` reads as `xla.*`
         dialects = get_all_dialects()
         dialects["llvm"] = extended_llvm_dialect  # with the ops the lowering adds
         for name, factory in dialects.items():
             self.ctx.register_dialect(name, factory)
+
+    def register_all_targets(self) -> None:
+        super().register_all_targets()
+        self.available_targets["stablehlo"] = self._emit_stablehlo
+
+    def _emit_stablehlo(self, module: ModuleOp, output: IO[str]) -> None:
+        """`-t stablehlo`: the module printed with StableHLO's names (the way back
+        from reading `stablehlo.*` as `xla.*`)."""
+        from xla_dialect.stablehlo import to_stablehlo_text
+
+        text = StringIO()
+        printer = Printer(
+            stream=text,
+            print_generic_format=self.args.print_op_generic,
+            print_properties_as_attributes=self.args.print_no_properties,
+            print_debuginfo=self.args.print_debuginfo,
+        )
+        printer.print_op(module)
+        output.write(to_stablehlo_text(text.getvalue()) + "\n\n")
 
     def register_all_passes(self) -> None:
         from passes import get_all_passes

@@ -1,17 +1,24 @@
 """`xla-run`: compile a function of an `xla` module and run it on NumPy data.
 
     xla-run FILE.mlir [--entry main] [--inputs in.npz] [--output out.npz]
+    xla-run FILE.mlir --split-input-file [--timeout 60]
 
 Inputs are `arg0, arg1, ...` in the npz (a tuple parameter takes its leaves,
 depth-first, as consecutive `argK` entries); results are flattened depth-first
 to `out0, out1, ...`, written to `--output` or printed. npz has no bf16: a bf16
 parameter takes uint16 (or 2-byte void) bit patterns and a bf16 result is
 written as uint16 bit patterns. Any error is one line on stderr and exit 1.
+
+With `--split-input-file` the file is a test file of the StableHLO interpreter
+suite: every chunk runs in isolation (`xla_tools/conformance.py`) and prints
+`PASS file:N @fn` or `FAIL file:N @fn: stage: reason`, then `N passed, M
+failed`; the exit code is 1 if any chunk failed.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import sys
 from collections.abc import Sequence
 from typing import IO, Any
@@ -27,7 +34,37 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--entry", default="main", help="the function to run (default: main)")
     p.add_argument("--inputs", help="an .npz file holding arg0, arg1, ... (the leaves of the parameters)")
     p.add_argument("--output", help="write the results to this .npz as out0, out1, ... instead of printing them")
+    p.add_argument(
+        "--split-input-file",
+        action="store_true",
+        help="run every `// -----` chunk of a test file (StableHLO interpreter suite form): "
+        "its @main (else its only function) with its check ops; one PASS/FAIL line per chunk, then a summary",
+    )
+    p.add_argument(
+        "--timeout",
+        type=float,
+        default=60.0,
+        help="with --split-input-file: seconds a chunk may take before it fails (default 60)",
+    )
     return p
+
+
+def _run_chunks(args: argparse.Namespace, stdout: IO[str]) -> int:
+    """`--split-input-file`: each chunk in an isolated worker, its checks evaluated."""
+    from xla_tools.conformance import IsolatedRunner, run_file, summary
+
+    if args.file == "-" or args.inputs or args.output:
+        raise _Failure("--split-input-file takes a file path and no --inputs/--output")
+    if not os.path.isfile(args.file):
+        raise _Failure(f"cannot read {args.file}: no such file")
+    outcomes = []
+    with IsolatedRunner(timeout=args.timeout) as runner:
+        for outcome in run_file(args.file, runner, display_name=args.file):
+            outcomes.append(outcome)
+            stdout.write(outcome.line() + "\n")
+            stdout.flush()
+    stdout.write(summary(outcomes) + "\n")
+    return 0 if all(o.passed for o in outcomes) else 1
 
 
 class _Failure(Exception):
@@ -40,6 +77,8 @@ def run(argv: Sequence[str] | None, stdout: IO[str]) -> int:
     from xla_dialect.context import XlaProgramError
 
     try:
+        if args.split_input_file:
+            return _run_chunks(args, stdout)
         if args.file == "-":
             text, name = sys.stdin.read(), "<stdin>"
         else:

@@ -723,7 +723,8 @@ class ConvertOp(ConversionOp):
 @irdl_op_definition
 class BitcastConvertOp(ConversionOp):
     """Reinterprets bits (spec: BitcastConvertType). With different widths the minor
-    dimension grows or shrinks by the ratio of the widths."""
+    dimension grows or shrinks by the ratio of the widths; PRED counts as one bit,
+    as in StableHLO (an f64 becomes 64 PREDs, least significant bit first)."""
 
     name = "xla.bitcast_convert"
     SPEC_SECTION: ClassVar[str] = "BitcastConvertType"
@@ -757,10 +758,6 @@ class BitcastConvertOp(ConversionOp):
                 f"the result shape {fmt_list(out_shape)} drops ({format_type(src)} to "
                 f"{format_type(dst)})",
             )
-        require(
-            not (is_pred(src) or is_pred(dst)) or src == dst,
-            "bitcast_convert does not convert to or from PRED",
-        )
 
 
 @irdl_op_definition

@@ -554,14 +554,6 @@ func.func @f(%a: tensor<4xi16>) {
 
 // -----
 
-func.func @f(%a: tensor<4xi8>) {
-  // expected-error @+1 {{bitcast_convert does not convert to or from PRED}}
-  %0 = xla.bitcast_convert %a : (tensor<4xi8>) -> tensor<4x8xi1>
-  func.return
-}
-
-// -----
-
 func.func @f(%a: tensor<4xf32>) {
   // expected-error @+1 {{exponent_bits must be at least 1, got 0}}
   %0 = "xla.reduce_precision"(%a) {exponent_bits = 0 : i32, mantissa_bits = 10 : i32} : (tensor<4xf32>) -> tensor<4xf32>
