@@ -1,8 +1,8 @@
 """Control flow → scf: `while` → `scf.while` (the condition region computes the
 predicate and forwards the loop values unchanged), `if` → `scf.if`, `case` →
 `scf.index_switch` whose default is the last branch (the spec runs the last
-branch for an out-of-range index), `call` → `func.call`; `optimization_barrier`
-forwards its operands.
+branch for an out-of-range index), `call` → `func.call`, `composite` → a
+`func.call` of its decomposition; `optimization_barrier` forwards its operands.
 """
 
 from __future__ import annotations
@@ -16,7 +16,7 @@ from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from lowering.xla_to_linalg.converter import Converter, convert_type, extract_scalar, lowers
-from xla_dialect.ops.control_flow import CallOp, CaseOp, IfOp, OptimizationBarrierOp, WhileOp
+from xla_dialect.ops.control_flow import CallOp, CaseOp, CompositeOp, IfOp, OptimizationBarrierOp, WhileOp
 
 
 def _branch(cx: Converter, region: Region) -> Region:
@@ -82,9 +82,16 @@ def lower_call(cx: Converter, op: CallOp, builder: Builder) -> Sequence[SSAValue
     return builder.insert(func.CallOp(op.callee, cx.get_all(op.args), types)).results
 
 
+@lowers(CompositeOp)
+def lower_composite(cx: Converter, op: CompositeOp, builder: Builder) -> Sequence[SSAValue]:
+    """A composite computes what its decomposition does: call it."""
+    types = [convert_type(r.type, op) for r in op.results]
+    return builder.insert(func.CallOp(op.decomposition, cx.get_all(op.inputs), types)).results
+
+
 @lowers(OptimizationBarrierOp)
 def lower_optimization_barrier(cx: Converter, op: OptimizationBarrierOp, builder: Builder) -> Sequence[SSAValue]:
     return cx.get_all(op.operand)
 
 
-__all__ = ["lower_call", "lower_case", "lower_if", "lower_optimization_barrier", "lower_while"]
+__all__ = ["lower_call", "lower_case", "lower_composite", "lower_if", "lower_optimization_barrier", "lower_while"]

@@ -14,12 +14,13 @@ from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from xdsl.builder import ImplicitBuilder
-from xdsl.dialects.builtin import FunctionType, SymbolRefAttr, TensorType, i1, i32
+from xdsl.dialects.builtin import DictionaryAttr, FunctionType, IntegerAttr, StringAttr, SymbolRefAttr, TensorType, i1, i32
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import (
     irdl_op_definition,
     operand_def,
+    opt_prop_def,
     prop_def,
     region_def,
     traits_def,
@@ -412,6 +413,32 @@ def conditional_indexed(
 # ---------------------------------------------------------------------------
 
 
+def check_callee(op: XlaOp, callee: SymbolRefAttr, what: str, passes: str) -> None:
+    """`callee` names a `func.func` whose signature matches `op`'s operands and
+    results (xla.call's callee, xla.composite's decomposition)."""
+    name = callee.root_reference.data
+    require(not callee.nested_references.data, f"{what} {callee} must be a flat symbol reference")
+    try:
+        target = SymbolTable.lookup_symbol(op, callee)
+    except ValueError:
+        target = None
+    require(target is not None, f"{what} @{name} is not defined")
+    require(isinstance(target, FuncOp), f"{what} @{name} is not a func.func")
+    assert isinstance(target, FuncOp)
+    inputs, outputs = list(target.function_type.inputs), list(target.function_type.outputs)
+    require(
+        len(op.operands) == len(inputs),
+        f"{what} @{name} takes {len(inputs)} arguments, {passes} {len(op.operands)}",
+    )
+    for i, (have, want) in enumerate(zip(op.operand_types, inputs)):
+        require(
+            have == want,
+            f"argument #{i} has type {format_type(have)} but the {what}'s parameter "
+            f"has type {format_type(want)}",
+        )
+    op.check_result_types(outputs)
+
+
 @irdl_op_definition
 class CallOp(XlaOp):
     """Calls the `func.func` named `callee` with the arguments (spec: Call)."""
@@ -444,32 +471,7 @@ class CallOp(XlaOp):
         )
 
     def verify_(self) -> None:
-        callee = self.callee
-        require(not callee.nested_references.data, f"callee {callee} must be a flat symbol reference")
-        try:
-            target = SymbolTable.lookup_symbol(self, callee)
-        except ValueError:
-            target = None
-        require(target is not None, f"callee @{callee.root_reference.data} is not defined")
-        require(
-            isinstance(target, FuncOp),
-            f"callee @{callee.root_reference.data} is not a func.func",
-        )
-        assert isinstance(target, FuncOp)
-        ftype = target.function_type
-        inputs, outputs = list(ftype.inputs), list(ftype.outputs)
-        require(
-            len(self.args) == len(inputs),
-            f"callee @{callee.root_reference.data} takes {len(inputs)} arguments, "
-            f"the call passes {len(self.args)}",
-        )
-        for i, (have, want) in enumerate(zip(self.operand_types, inputs)):
-            require(
-                have == want,
-                f"argument #{i} has type {format_type(have)} but the callee's parameter "
-                f"has type {format_type(want)}",
-            )
-        self.check_result_types(outputs)
+        check_callee(self, self.callee, "callee", "the call passes")
 
     # `xla.call @f(%a, %b) {attrs} : (t0, t1) -> t2`
     @classmethod
@@ -492,6 +494,51 @@ class CallOp(XlaOp):
         print_operands(printer, self.args)
         printer.print_string(")")
         print_attrs_and_function_type(printer, self, ["callee"])
+
+
+# ---------------------------------------------------------------------------
+# xla.composite
+# ---------------------------------------------------------------------------
+
+
+@irdl_op_definition
+class CompositeOp(XlaOp):
+    """A named op given by its decomposition (StableHLO `composite`): it computes
+    what a call of the `decomposition` function computes; `name`,
+    `composite_attributes` and `version` tell tools which higher-level op it is."""
+
+    name = "xla.composite"
+    SPEC_SECTION: ClassVar[str] = "StableHLO"
+
+    inputs = var_operand_def()
+    results_ = var_result_def()
+    composite_name = prop_def(StringAttr, prop_name="name")
+    composite_attributes = opt_prop_def(DictionaryAttr)
+    decomposition = prop_def(SymbolRefAttr)
+    version = opt_prop_def(IntegerAttr)
+
+    def verify_(self) -> None:
+        check_callee(self, self.decomposition, "decomposition", "the composite passes")
+
+    # `xla.composite "name" %a, %b {decomposition = @f, ...} : (t0, t1) -> t2`
+    @classmethod
+    def parse(cls, parser: Parser) -> CompositeOp:
+        name = parser.parse_str_literal()
+        pos = parser.pos
+        operands = parse_operand_list(parser)
+        attrs = parse_attr_dict(parser)
+        parser.parse_punctuation(":")
+        inputs, outputs = parse_function_type(parser)
+        attrs["name"] = StringAttr(name)
+        return build(cls, [resolve(parser, operands, inputs, pos)], [outputs], attrs)
+
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_string_literal(self.composite_name.data)
+        if self.inputs:
+            printer.print_string(" ")
+            print_operands(printer, self.inputs)
+        print_attrs_and_function_type(printer, self, ["name"])
 
 
 # ---------------------------------------------------------------------------
@@ -547,12 +594,14 @@ OPS: tuple[type[Operation], ...] = (
     IfOp,
     CaseOp,
     CallOp,
+    CompositeOp,
     OptimizationBarrierOp,
 )
 
 __all__ = [
     "CallOp",
     "CaseOp",
+    "CompositeOp",
     "Computation",
     "IfOp",
     "OPS",

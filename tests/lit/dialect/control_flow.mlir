@@ -173,3 +173,12 @@ func.func @return_attrs(%pred: tensor<i1>, %a: tensor<f32>) -> tensor<f32> {
   }) : (tensor<i1>) -> tensor<f32>
   func.return %r : tensor<f32>
 }
+
+// StableHLO's composite: a named op given by its decomposition.
+func.func private @add_n_impl(%x: tensor<i64>) -> tensor<i64>
+// CHECK-LABEL: func.func @composite
+func.func @composite(%x: tensor<i64>) -> tensor<i64> {
+  // CHECK: xla.composite "my.add_n" %{{.*}} {composite_attributes = {n = 2 : i64}, decomposition = @add_n_impl, version = 1 : i32} : (tensor<i64>) -> tensor<i64>
+  %0 = xla.composite "my.add_n" %x {composite_attributes = {n = 2 : i64}, decomposition = @add_n_impl, version = 1 : i32} : (tensor<i64>) -> tensor<i64>
+  func.return %0 : tensor<i64>
+}

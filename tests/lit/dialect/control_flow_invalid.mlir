@@ -429,3 +429,20 @@ func.func @barrier_result_count(%a: tensor<f32>) {
   %r:2 = "xla.optimization_barrier"(%a) : (tensor<f32>) -> (tensor<f32>, tensor<f32>)
   func.return
 }
+
+// -----
+
+func.func private @impl(%x: tensor<i64>) -> tensor<i64>
+func.func @composite_bad_arguments(%x: tensor<i32>) -> tensor<i64> {
+  // expected-error @+1 {{argument #0 has type tensor<i32> but the decomposition's parameter has type tensor<i64>}}
+  %0 = xla.composite "my.op" %x {decomposition = @impl} : (tensor<i32>) -> tensor<i64>
+  func.return %0 : tensor<i64>
+}
+
+// -----
+
+func.func @composite_missing(%x: tensor<i64>) -> tensor<i64> {
+  // expected-error @+1 {{decomposition @nowhere is not defined}}
+  %0 = xla.composite "my.op" %x {decomposition = @nowhere} : (tensor<i64>) -> tensor<i64>
+  func.return %0 : tensor<i64>
+}

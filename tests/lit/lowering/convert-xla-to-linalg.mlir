@@ -212,3 +212,12 @@ func.func @calls(%x: tensor<4xf32>) -> tuple<tensor<4xf32>, tensor<4xf32>> {
   %1 = xla.tuple %0, %x : tuple<tensor<4xf32>, tensor<4xf32>>
   func.return %1 : tuple<tensor<4xf32>, tensor<4xf32>>
 }
+
+// A composite calls its decomposition.
+// CHECK-LABEL: func.func @composite(%x: tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT: %[[C:.*]] = func.call @add(%x, %x) : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+// CHECK-NEXT: func.return %[[C]] : tensor<4xf32>
+func.func @composite(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = xla.composite "my.add" %x, %x {decomposition = @add, version = 2 : i32} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}
