@@ -100,7 +100,7 @@ def run(argv: Sequence[str] | None, stdout: IO[str]) -> int:
         if args.inputs:
             try:
                 data = np.load(args.inputs, allow_pickle=False)
-            except (OSError, ValueError) as err:
+            except (OSError, ValueError, EOFError) as err:
                 raise _Failure(f"cannot read inputs {args.inputs}: {err}") from None
             keys = set(data.files)
             for k in range(n_leaves):

@@ -169,6 +169,7 @@ def test_xla_run_writes_flattened_npz_with_bf16_bits(module_file: Path, tmp_path
         ([], "@main takes 2 input array(s); pass them with --inputs"),
         (["--entry", "nope"], "cannot compile @nope: no function @nope"),
         (["--inputs", "/nonexistent.npz"], "cannot read inputs /nonexistent.npz"),
+        (["--inputs", "/dev/null"], "cannot read inputs /dev/null"),
     ],
 )
 def test_xla_run_errors_are_one_line(module_file: Path, extra: list[str], message: str, capsys: pytest.CaptureFixture[str]) -> None:
