@@ -32,7 +32,9 @@ erased at the end, with the tensor block arguments.
   is *owned* — its buffer is a fresh allocation of this function (an alloc, a
   call/if/loop result buffer, or a destination written in place), not a function
   argument, a global or a view — and the tensor has exactly one use (the writer:
-  SSA then guarantees nobody reads the old contents), and no loop region (any
+  SSA then guarantees nobody reads the old contents; other uses may only be
+  `tensor.extract`s in earlier ops of the writer's block, whose loads run before
+  the write: a loop's read-modify-write of a carried tensor), and no loop region (any
   region op other than `scf.if`/`scf.index_switch`/`scf.execute_region`) lies
   between the tensor's definition and the writer (otherwise the writer runs many
   times on one definition). Destination-style ops (every linalg op with tensor
@@ -159,6 +161,28 @@ def _erase(op: Operation) -> None:
 
 def _is_identity(t: Attribute) -> bool:
     return isinstance(t, MemRefType) and isinstance(t.layout, NoneAttr)
+
+
+def _read_before_written(value: SSAValue, writer: Operation) -> bool:
+    """Whether `writer` uses `value` once and every other use is a `tensor.extract`
+    that runs before it (in an op earlier in the writer's block): the loads they
+    become read the old contents before `writer` overwrites them, as in a loop body
+    `tensor.extract %t` ... `tensor.insert ... into %t` (read-modify-write)."""
+    block = writer.parent_block()
+    if block is None:
+        return False
+    writer_uses = 0
+    for use in value.uses:
+        user = use.operation
+        if user is writer:
+            writer_uses += 1
+            continue
+        if not isinstance(user, tensor.ExtractOp):
+            return False
+        ancestor = block.find_ancestor_op_in_block(user)
+        if ancestor is None or ancestor is writer or not ancestor.is_before_in_block(writer):
+            return False
+    return writer_uses == 1
 
 
 def _root(buffer: SSAValue) -> SSAValue:
@@ -415,7 +439,7 @@ class _FunctionBufferizer:
 
     def writable_in_place(self, value: SSAValue, writer: Operation) -> bool:
         """Whether `writer` may overwrite the buffer of `value` (module docstring)."""
-        if value not in self.owned or not value.has_one_use():
+        if value not in self.owned or not (value.has_one_use() or _read_before_written(value, writer)):
             return False
         home = value.block if isinstance(value, BlockArgument) else value.owner.parent_block()
         block = writer.parent_block()
