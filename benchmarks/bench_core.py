@@ -179,6 +179,35 @@ def max_pool(h: int = 112, w: int = 112, c: int = 64) -> Kernel:
     return Kernel(f"max pool {h}x{w}x{c}", mlir, [x], np_pool, jax_pool)
 
 
+def conv2d(h: int = 56, w: int = 56, c: int = 64, o: int = 64) -> Kernel:
+    """A ResNet 3x3 convolution: NHWC input, HWIO kernel, stride 1, SAME padding."""
+    rng = np.random.default_rng(6)
+    x = rng.standard_normal((1, h, w, c), dtype=np.float32)
+    k = rng.standard_normal((3, 3, c, o), dtype=np.float32)
+    t, kt, r = f"tensor<1x{h}x{w}x{c}xf32>", f"tensor<3x3x{c}x{o}xf32>", f"tensor<1x{h}x{w}x{o}xf32>"
+    mlir = f"""func.func @main(%x: {t}, %k: {kt}) -> {r} {{
+  %y = xla.convolution(%x, %k) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {{pad = SAME}} : ({t}, {kt}) -> {r}
+  func.return %y : {r}
+}}"""
+
+    def np_conv(x: np.ndarray, k: np.ndarray) -> np.ndarray:
+        """Per window tap, the shifted padded input times that tap's [c, o] matrix
+        (faster here than one im2col matmul, whose copy costs more than it saves)."""
+        padded = np.pad(x, [(0, 0), (1, 1), (1, 1), (0, 0)])
+        out = np.zeros((1, h, w, o), np.float32)
+        for dy in range(3):
+            for dx in range(3):
+                out += padded[:, dy : dy + h, dx : dx + w, :] @ k[dy, dx]
+        return out
+
+    def jax_conv(jnp: Any) -> Callable[..., Any]:
+        from jax import lax
+
+        return lambda x, k: lax.conv_general_dilated(x, k, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC"))
+
+    return Kernel(f"conv {h}x{w}x{c} 3x3x{o}", mlir, [x, k], np_conv, jax_conv, rtol=1e-3)
+
+
 KERNELS: list[Callable[[], Kernel]] = [
     lambda: matmul(256),
     lambda: matmul(512),
@@ -188,6 +217,7 @@ KERNELS: list[Callable[[], Kernel]] = [
     total_sum,
     layer_norm,
     max_pool,
+    conv2d,
 ]
 
 
