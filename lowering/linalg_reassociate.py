@@ -3,10 +3,17 @@
 LLVM keeps a float reduction in source order unless the combining operation
 carries the `reassoc` fast-math flag, so `sum(x)` runs one add at a time. The
 spec leaves the order of a reduction unspecified (XLA itself reduces in tree
-and vector order), so for every generic with a reduction iterator this pass
-marks each `arith.addf`/`mulf`/`maximumf`/`minimumf` that combines an output
-block argument (the accumulator) with `reassoc`. Nothing else changes: other
-float ops keep exact IEEE semantics.
+and vector order), so for every generic whose innermost iterator (the
+innermost loop `convert-linalg-to-loops` makes) is a reduction, this pass marks
+each `arith.addf`/`mulf`/`maximumf`/`minimumf` that combines an output block
+argument (the accumulator) with `reassoc`. Nothing else changes: other float
+ops keep exact IEEE semantics.
+
+A generic whose innermost loop is parallel (the i-k-j matmul, a conv streaming
+output features) already vectorizes along that loop, one accumulator per lane,
+in source order; `reassoc` there only lets LLVM unroll a short parallel loop
+and vectorize the reduction with gathers instead (a 3×3 conv with 16 output
+features ran 7× slower), so such generics are left alone.
 """
 
 from __future__ import annotations
@@ -26,7 +33,8 @@ _ASSOCIATIVE = (arith.AddfOp, arith.MulfOp, arith.MaximumfOp, arith.MinimumfOp)
 
 def mark_reduction_combiners(op: GenericOp) -> int:
     """Add `reassoc` to the ops combining an accumulator; return how many."""
-    if not any(it.data == IteratorType.REDUCTION for it in op.iterator_types.data):
+    iterators = op.iterator_types.data
+    if not iterators or iterators[-1].data != IteratorType.REDUCTION:
         return 0
     block = op.body.block
     accumulators = set(block.args[len(op.inputs) :])
@@ -41,7 +49,8 @@ def mark_reduction_combiners(op: GenericOp) -> int:
 
 @dataclass(frozen=True)
 class LinalgReassociateReductionsPass(ModulePass):
-    """Mark float reduction combiners `reassoc` (the spec's order is unspecified)."""
+    """Mark float reduction combiners `reassoc` where the reduction is the innermost
+    loop (the spec's order is unspecified)."""
 
     name = "linalg-reassociate-reductions"
 

@@ -38,3 +38,18 @@ func.func @scale(%x: memref<8xf32>, %y: memref<8xf32>) {
   }
   func.return
 }
+
+// A reduction outside an innermost parallel loop (the i-k-j matmul order) already
+// vectorizes along that loop; its combiner keeps source order.
+// CHECK-LABEL: func.func @ikj_matmul
+// CHECK:         %[[P:.*]] = arith.mulf %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:    arith.addf %{{.*}}, %[[P]] : f32
+func.func @ikj_matmul(%a: memref<4x8xf32>, %b: memref<8x16xf32>, %c: memref<4x16xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%a, %b : memref<4x8xf32>, memref<8x16xf32>) outs(%c : memref<4x16xf32>) {
+  ^bb0(%x: f32, %y: f32, %s: f32):
+    %p = arith.mulf %x, %y : f32
+    %r = arith.addf %s, %p : f32
+    linalg.yield %r : f32
+  }
+  func.return
+}
