@@ -14,12 +14,13 @@ The top of the pipeline (from the xla dialect):
 * `linalg-reassociate-reductions`: float reduction combiners marked `reassoc`
   (the spec leaves the order open), so LLVM vectorizes them;
 * xDSL's `convert-linalg-to-loops` and `lower-affine`: linalg → scf.for nests;
+* `convert-complex-to-standard`: complex arithmetic → arith/math on the parts;
 * `arith-emulate-unsupported-floats`: bf16 arithmetic computed in f32.
 
 The bottom of the pipeline (independent of the xla dialect):
 
 * `lower-scf-to-cf`: scf.for/if/while/index_switch/execute_region → cf;
-* `convert-{arith,math,cf,func,memref,index}-to-llvm`: each dialect → llvm;
+* `convert-{arith,math,cf,func,memref,index,complex}-to-llvm`: each dialect → llvm;
 * `convert-to-llvm`: all of those at once, checking nothing else is left;
 * `lowering.jit.compile_llvm_module`: llvm dialect → native code.
 """
@@ -71,6 +72,18 @@ def _index() -> type[ModulePass]:
     from lowering.to_llvm.index import ConvertIndexToLLVMPass
 
     return ConvertIndexToLLVMPass
+
+
+def _complex() -> type[ModulePass]:
+    from lowering.to_llvm.complex import ConvertComplexToLLVMPass
+
+    return ConvertComplexToLLVMPass
+
+
+def _complex_to_standard() -> type[ModulePass]:
+    from lowering.complex_to_standard import ConvertComplexToStandardPass
+
+    return ConvertComplexToStandardPass
 
 
 def _all() -> type[ModulePass]:
@@ -144,6 +157,8 @@ def lowering_passes() -> dict[str, Callable[[], type[ModulePass]]]:
         "convert-func-to-llvm": _func,
         "convert-memref-to-llvm": _memref,
         "convert-index-to-llvm": _index,
+        "convert-complex-to-standard": _complex_to_standard,
+        "convert-complex-to-llvm": _complex,
         "convert-to-llvm": _all,
     }
 

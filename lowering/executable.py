@@ -14,6 +14,11 @@ comes back as an array, several as a tuple, a tuple-typed result as a nested
 tuple. bf16 parameters take `ml_dtypes.bfloat16` arrays or their bit patterns
 as uint16 arrays; bf16 results are `ml_dtypes.bfloat16` arrays.
 
+Tokens carry no data: a token parameter takes None (or `runtime.TOKEN`), a
+token result comes back as `runtime.TOKEN`. Host I/O goes through
+`lowering.runtime`; a host op that failed during the call (e.g. an empty
+infeed) is raised as `runtime.HostIOError` when the call returns.
+
 Compiled code is cached by the module's text and entry, so compiling the same
 module twice compiles once.
 """
@@ -32,11 +37,12 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import BFloat16Type, ModuleOp, TensorType, TupleType
 from xdsl.ir import Attribute
 
+from lowering import runtime
 from lowering.jit import JitError, JitModule, compile_llvm_module
 from lowering.pipeline import lower_to_llvm
 from xla_dialect.context import XlaProgramError, make_context, parse_module
 from xla_dialect.literals import numpy_dtype
-from xla_dialect.types import element_type_of, format_type, shape_of
+from xla_dialect.types import TokenType, element_type_of, format_type, shape_of
 
 
 class CompileError(Exception):
@@ -65,6 +71,8 @@ Structure = Attribute  # a tensor type (one leaf) or a tuple type (nested leaves
 def _leaves(t: Attribute, where: str) -> list[LeafSpec]:
     if isinstance(t, TupleType):
         return [leaf for e in t.types.data for leaf in _leaves(e, where)]
+    if isinstance(t, TokenType):
+        return []  # no data: None/runtime.TOKEN in, runtime.TOKEN out
     if not isinstance(t, TensorType):
         raise CompileError(f"{where} has type {t}; only tensors and tuples of tensors can be passed")
     dtype = numpy_dtype(element_type_of(t))
@@ -144,7 +152,9 @@ class Executable:
                     raise ValueError(f"out[{k}]: expected a C-contiguous {spec.describe()}, got {_describe_given(r)}")
         else:
             results = [np.empty(spec.shape, spec.dtype) for spec in self._output_leaves]
+        runtime.begin_run()
         self._function(*[a.ctypes.data for a in arrays], *[r.ctypes.data for r in results])
+        runtime.end_run()  # raises what a host op (infeed, custom call, ...) recorded
         return results
 
     def __call__(self, *args: Any, out: Sequence[np.ndarray] | None = None) -> Any:
@@ -170,12 +180,18 @@ def _flatten_value(value: Any, t: Attribute, name: str) -> list[Any]:
         if not isinstance(value, (tuple, list)) or len(value) != len(elements):
             raise ValueError(f"{name}: expected a tuple of {len(elements)} values ({format_type(t)}), got {_describe_given(value)}")
         return [leaf for v, e in zip(value, elements) for leaf in _flatten_value(v, e, name)]
+    if isinstance(t, TokenType):
+        if value is not None and not isinstance(value, runtime.Token):
+            raise ValueError(f"{name}: a token takes None or runtime.TOKEN, got {_describe_given(value)}")
+        return []
     return [value]
 
 
 def _unflatten(t: Attribute, leaves: Any) -> Any:
     if isinstance(t, TupleType):
         return tuple(_unflatten(e, leaves) for e in t.types.data)
+    if isinstance(t, TokenType):
+        return runtime.TOKEN
     return next(leaves)
 
 

@@ -14,6 +14,8 @@ The fused generic reads the producer's inputs through `producer_map ∘
 consumer_map` and computes the producer's body right before the consumer's.
 An input made by `linalg.fill` (splat constants, scalars broadcast by the
 spec's implicit broadcasting) is replaced by the fill value in the body.
+Neither rewrite happens when the result would leave a loop without a range
+(no operand indexing it by a plain dimension).
 Repeated to a fixed point, a chain of element-wise ops (and an element-wise
 prologue of a reduction) becomes one loop nest. As MLIR's
 `linalg-fuse-elementwise-ops`, but on xDSL's linalg.
@@ -29,12 +31,23 @@ from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, ModuleOp
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import FillOp, GenericOp, IndexOp, YieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineMap
+from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 
 
 def _is_permutation(m: AffineMap) -> bool:
     return m.num_dims == len(m.results) and m.is_projected_permutation()
+
+
+def has_loop_ranges(op: GenericOp) -> bool:
+    """Whether every loop of `op` is some operand's plain dimension, which is how
+    linalg finds the loop ranges of static shapes (the concatenated maps must be
+    invertible). Dropping a fill operand (a splat kernel of a conv, say) can remove
+    the only operand that gave the window loops their sizes."""
+    seen: set[int] = set()
+    for m in op.indexing_maps.data:
+        seen.update(e.position for e in m.data.results if isinstance(e, AffineDimExpr))
+    return len(seen) == len(op.iterator_types.data)
 
 
 def fusable_producer(consumer: GenericOp, operand_index: int) -> GenericOp | None:
@@ -166,6 +179,9 @@ class LinalgFuseElementwisePass(ModulePass):
                         if producer is None:
                             continue
                         fused = fuse(consumer, i, producer)
+                    if not has_loop_ranges(fused):
+                        fused.erase()
+                        continue
                     block = consumer.parent_block()
                     assert block is not None
                     block.insert_op_before(fused, consumer)
@@ -180,4 +196,4 @@ class LinalgFuseElementwisePass(ModulePass):
                     break
 
 
-__all__ = ["LinalgFuseElementwisePass", "fusable_producer", "fuse"]
+__all__ = ["LinalgFuseElementwisePass", "fusable_producer", "fuse", "has_loop_ranges"]

@@ -158,7 +158,8 @@ def _initializer(gtype: ir.Type, value: Attribute) -> ir.Constant:
         return ir.Constant(ir.ArrayType(ir.IntType(8), len(raw)), bytearray(raw))
     if isinstance(value, DenseIntOrFPElementsAttr) and isinstance(gtype, ir.ArrayType):
         scalar, count = _scalar_count(gtype)
-        if isinstance(scalar, (ir.IntType, ir.HalfType, ir.FloatType, ir.DoubleType)):
+        # (complex elements are `{fT, fT}` structs: their dense data is the same bytes)
+        if isinstance(scalar, (ir.IntType, ir.HalfType, ir.FloatType, ir.DoubleType, ir.LiteralStructType)):
             if isinstance(scalar, ir.IntType) and scalar.width == 1:
                 values = [bool(v) for v in value.get_values()]
                 if len(values) == 1:

@@ -14,6 +14,7 @@ from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 LOWER_TO_LLVM: tuple[str, ...] = (
+    "xla-decompose-chlo",
     "xla-decompose-batch-norm",
     "xla-flatten-tuples",
     "convert-xla-to-linalg",
@@ -24,6 +25,7 @@ LOWER_TO_LLVM: tuple[str, ...] = (
     "linalg-reassociate-reductions",
     "convert-linalg-to-loops",
     "lower-affine",
+    "convert-complex-to-standard",
     "arith-emulate-unsupported-floats",
     "lower-scf-to-cf",
     "convert-to-llvm",

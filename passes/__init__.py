@@ -17,6 +17,12 @@ def _decompose_batch_norm() -> type[ModulePass]:
     return DecomposeBatchNormPass
 
 
+def _decompose_chlo() -> type[ModulePass]:
+    from passes.decompose_chlo import DecomposeChloPass
+
+    return DecomposeChloPass
+
+
 def _expose_checks() -> type[ModulePass]:
     from passes.expose_checks import ExposeChecksPass
 
@@ -25,6 +31,7 @@ def _expose_checks() -> type[ModulePass]:
 
 DIALECT_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "xla-decompose-batch-norm": _decompose_batch_norm,
+    "xla-decompose-chlo": _decompose_chlo,
     "xla-expose-checks": _expose_checks,
 }
 """Passes over the `xla` dialect itself, by name."""

@@ -45,3 +45,27 @@ class LitItem(pytest.Item):
 
 class LitFailure(Exception):
     pass
+
+
+# -- the StableHLO interpreter suite's pass rate (tests/conformance) ----------------
+# Each file's item records (passed, total); under xdist the workers send recorded
+# properties to the controller, which prints the sum at the end of the run.
+
+_conformance_counts: dict[str, tuple[int, int]] = {}
+
+
+def pytest_runtest_logreport(report: pytest.TestReport) -> None:
+    if report.when == "call":
+        for key, value in report.user_properties:
+            if key == "conformance":
+                _conformance_counts[report.nodeid] = value  # pyright: ignore[reportArgumentType]
+
+
+def pytest_terminal_summary(terminalreporter: pytest.TerminalReporter) -> None:
+    if _conformance_counts:
+        passed = sum(p for p, _ in _conformance_counts.values())
+        total = sum(t for _, t in _conformance_counts.values())
+        terminalreporter.write_line(
+            f"StableHLO interpreter suite: {passed}/{total} chunks pass "
+            f"({100 * passed / max(total, 1):.1f}%) over {len(_conformance_counts)} files"
+        )

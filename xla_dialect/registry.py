@@ -19,6 +19,12 @@ def _check() -> Dialect:
     return CHECK
 
 
+def _chlo() -> Dialect:
+    from xla_dialect.chlo import CHLO
+
+    return CHLO
+
+
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
     """Every xDSL dialect plus the project's: `xla` and `check` (test expectations)."""
     from xdsl.dialects import get_all_dialects as xdsl_dialects
@@ -26,4 +32,5 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
     dialects = dict(xdsl_dialects())
     dialects["xla"] = _xla
     dialects["check"] = _check
+    dialects["chlo"] = _chlo
     return dialects

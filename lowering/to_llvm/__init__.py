@@ -1,6 +1,7 @@
 """Conversions of xDSL's standard dialects to the `llvm` dialect.
 
-One conversion per module (`arith`, `math`, `cf`, `func`, `memref`, `index`),
+One conversion per module (`arith`, `math`, `cf`, `func`, `memref`, `index`,
+`complex`),
 each a pass of its own (`convert-<dialect>-to-llvm`), and `convert-to-llvm`
 running all of them in one greedy rewrite, converting the arguments of every
 block, then reconciling the unrealized casts. `scf` must be lowered to `cf`
@@ -28,12 +29,16 @@ from lowering.to_llvm.common import (
 def all_patterns() -> list[RewritePattern]:
     from lowering.to_llvm.arith import arith_patterns
     from lowering.to_llvm.cf import cf_patterns
+    from lowering.to_llvm.complex import complex_patterns
     from lowering.to_llvm.func import func_patterns
     from lowering.to_llvm.math import math_patterns
     from lowering.to_llvm.memref import memref_patterns
 
     # index_cast is part of the arith patterns
-    return [*func_patterns(), *memref_patterns(), *arith_patterns(), *math_patterns(), *cf_patterns()]
+    return [
+        *func_patterns(), *memref_patterns(), *arith_patterns(), *math_patterns(), *cf_patterns(),
+        *complex_patterns(),
+    ]
 
 
 class ConvertToLLVMPass(ConversionPass):

@@ -7,7 +7,7 @@
   `arith-emulate-unsupported-floats`, see `check_bf16_operand`), a (statically
   shaped) memref becomes a bare opaque `!llvm.ptr` to the element `[0, ..., 0]`
   of the view (its layout offset is already applied), `func` function types
-  become `!llvm.func`.
+  become `!llvm.func`, `complex<fT>` becomes `!llvm.struct<(fT, fT)>`.
 * Materialization: a conversion pattern never assumes its operands were already
   converted. `llvm_operand` bridges an operand to its converted type with a
   `builtin.unrealized_conversion_cast`; `replace_with_llvm` casts the new results
@@ -29,6 +29,7 @@ from xdsl.dialects import cf, func, llvm
 from xdsl.dialects.builtin import (
     AnyFloat,
     BFloat16Type,
+    ComplexType,
     DenseArrayBase,
     DenseIntElementsAttr,
     Float16Type,
@@ -117,6 +118,8 @@ def convert_type(t: Attribute) -> Attribute:
         return t
     if isinstance(t, FunctionType):
         return convert_function_type(t)
+    if isinstance(t, ComplexType):  # real part first, as C's _Complex
+        return llvm.LLVMStructType.from_type_list([t.element_type, t.element_type])
     return t
 
 
@@ -155,6 +158,8 @@ def bitwidth(t: Attribute) -> int:
         return 64
     if isinstance(t, AnyFloat):
         return t.bitwidth
+    if isinstance(t, ComplexType):
+        return 2 * bitwidth(t.element_type)
     raise ValueError(f"no bit width for {t}")
 
 

@@ -61,6 +61,7 @@ class ConvertXlaToLinalgPass(ModulePass):
                     old.detach_block(old.first_block).drop_all_references()
                 body.move_blocks(old)
             function.function_type = function_type
+        io.guard_loops(op)  # loops reaching host I/O stop once a host op failed
 
 
 __all__ = ["LOWERINGS", "ConvertXlaToLinalgPass"]

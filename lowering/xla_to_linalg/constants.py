@@ -2,7 +2,8 @@
 
 A splat constant becomes `linalg.fill` of a fresh tensor (no data in the
 binary); any other constant an `arith.constant` of a signless dense tensor,
-which bufferization turns into a read-only global. `iota` is a generic that
+which bufferization turns into a read-only global. A complex splat fills with
+a `complex.constant`; other complex literals stay dense (re, im pairs). `iota` is a generic that
 converts its `linalg.index` to the element type.
 """
 
@@ -15,6 +16,7 @@ from xdsl.builder import Builder
 from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     AnyFloat,
+    ComplexType,
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IntegerAttr,
@@ -36,6 +38,7 @@ from lowering.xla_to_linalg.converter import (
     result_tensor_type,
 )
 from lowering.xla_to_linalg.scalar import signless_type
+from lowering.xla_to_linalg.scalar_complex import complex_constant
 from xla_dialect.literals import to_numpy
 from xla_dialect.ops.constants import ConstantOp, IotaOp
 from xla_dialect.types import element_type_of, is_complex
@@ -70,15 +73,19 @@ def constant_scalar(builder: Builder, op: ConstantOp) -> SSAValue:
     """The single element of a constant as a scalar `arith.constant`."""
     element = element_type_of(op.output.type)
     value = to_numpy(op.value).reshape(-1)[0]
+    if isinstance(element, ComplexType):
+        return complex_constant(builder.insert, value.real, value.imag, element)
     return builder.insert(arith.ConstantOp(scalar_attr(value, element))).result  # pyright: ignore
 
 
 @lowers(ConstantOp)
 def lower_constant(cx: Converter, op: ConstantOp, builder: Builder) -> Sequence[SSAValue]:
-    if is_complex(element_type_of(op.output.type)):
-        raise LoweringError("complex constants are not compiled yet", op)
     result_type = result_tensor_type(op)
     splat = _splat_value(op.value)
+    element = element_type_of(op.output.type)
+    if splat is not None and isinstance(element, ComplexType):
+        scalar = complex_constant(builder.insert, splat.real, splat.imag, element)  # pyright: ignore
+        return [filled(builder, scalar, result_type)]
     if splat is not None:
         scalar = builder.insert(arith.ConstantOp(scalar_attr(splat, element_type_of(op.output.type)))).result  # pyright: ignore
         return [filled(builder, scalar, result_type)]

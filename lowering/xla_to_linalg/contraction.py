@@ -5,7 +5,7 @@ contraction outside the rhs-free loop, the innermost loop walks the rhs and the
 result contiguously (the i-k-j order), which LLVM vectorizes. Operands are
 converted to the result element type before multiplying (`preferred_element_type`,
 with `xla.convert`'s semantics),
-and PRED contracts with and/or. A bf16 result accumulates in f32 and is rounded
+and PRED contracts with and/or, complex with `complex.mul`/`complex.add`. A bf16 result accumulates in f32 and is rounded
 once at the end, as XLA's CPU backend does (it computes bf16 dots in f32).
 """
 
@@ -14,8 +14,8 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith
-from xdsl.dialects.builtin import BFloat16Type, IntegerType, TensorType, f32
+from xdsl.dialects import arith, complex
+from xdsl.dialects.builtin import BFloat16Type, ComplexType, IntegerType, TensorType, f32
 from xdsl.dialects.linalg.ops import MatmulOp
 from xdsl.ir import Attribute, SSAValue
 
@@ -33,6 +33,7 @@ from lowering.xla_to_linalg.converter import (
     round_floats,
 )
 from lowering.xla_to_linalg.scalar import convert_element, signless_type
+from lowering.xla_to_linalg.scalar_complex import complex_constant
 from xla_dialect.ops.contraction import DotGeneralOp, DotOp
 from xla_dialect.types import element_type_of, is_complex, shape_of
 
@@ -42,10 +43,14 @@ def multiply_add(b: Builder, acc: SSAValue, x: SSAValue, y: SSAValue, element: A
         return b.insert(arith.OrIOp(acc, b.insert(arith.AndIOp(x, y)).result)).result
     if isinstance(element, IntegerType):
         return b.insert(arith.AddiOp(acc, b.insert(arith.MuliOp(x, y)).result)).result
+    if isinstance(element, ComplexType):
+        return b.insert(complex.AddOp(acc, b.insert(complex.MulOp(x, y)).result)).result
     return b.insert(arith.AddfOp(acc, b.insert(arith.MulfOp(x, y)).result)).result
 
 
 def zero_filled(builder: Builder, result_type: TensorType, xla_element: Attribute) -> SSAValue:
+    if isinstance(xla_element, ComplexType):
+        return filled(builder, complex_constant(builder.insert, 0.0, 0.0, xla_element), result_type)
     zero = builder.insert(arith.ConstantOp(scalar_attr(0, xla_element))).result  # pyright: ignore
     return filled(builder, zero, result_type)
 
@@ -58,9 +63,10 @@ def contract(
     batch: tuple[Sequence[int], Sequence[int]],
     contracting: tuple[Sequence[int], Sequence[int]],
 ) -> SSAValue:
-    for v in (op.lhs, op.rhs, op.result):
-        if is_complex(element_type_of(v.type)):
-            raise LoweringError("complex dot products are not compiled yet", op)
+    if is_complex(element_type_of(op.result.type)) and not all(
+        is_complex(element_type_of(v.type)) for v in (op.lhs, op.rhs)
+    ):
+        raise LoweringError("a complex dot product needs complex operands", op)
     result_type = result_tensor_type(op)
     xla_out = element_type_of(op.result.type)
     xla_l, xla_r = element_type_of(op.lhs.type), element_type_of(op.rhs.type)

@@ -22,6 +22,7 @@ from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
+    ComplexType,
     FunctionType,
     IndexType,
     IntegerAttr,
@@ -65,7 +66,8 @@ def convert_type(t: Attribute, op: Operation | None = None) -> Attribute:
     if isinstance(t, TupleType):
         raise LoweringError("tuple values must be flattened first (run xla-flatten-tuples)", op)
     if isinstance(t, TokenType):
-        raise LoweringError("tokens are not compiled yet (host I/O comes in a later issue)", op)
+        # No data: an i1 nothing reads (see xla_to_linalg/io.py).
+        return IntegerType(1)
     if isinstance(t, TensorType) and any(d < 0 for d in t.get_shape()):
         raise LoweringError(f"dynamic shape {t} is not supported: shapes must be static", op)
     if isinstance(t, FunctionType):
@@ -183,6 +185,10 @@ def empty(builder: Builder, t: TensorType) -> SSAValue:
 
 def filled(builder: Builder, value: SSAValue, t: TensorType) -> SSAValue:
     """A fresh tensor of type `t` with every element `value` (`linalg.fill`)."""
+    if isinstance(value.type, ComplexType):  # linalg.fill takes ints and floats only
+        rank = t.get_num_dims()
+        outputs = [empty(builder, t)]
+        return generic(builder, [], [], outputs, [identity_map(rank)], parallel(rank), lambda b, args: [value])[0]
     return builder.insert(FillOp((value,), (empty(builder, t),), (t,))).results[0]
 
 

@@ -37,7 +37,8 @@ Float ops are emitted on their own type, bf16 included: the pass
 `arith-emulate-unsupported-floats` (lowering.emulate_floats) later computes bf16
 ops in f32 and rounds after each op, as XLA's CPU backend does.
 
-Complex element types are rejected (they come with their own lowering later).
+Complex element types are handed to `scalar_complex.emit_complex_scalar_op`
+(the `complex` dialect, expanded later by `convert-complex-to-standard`).
 """
 
 from __future__ import annotations
@@ -128,9 +129,13 @@ def _constant(emit: Emit, value: float, t: Attribute) -> SSAValue:
 
 def scalar_constant(emit: Emit, value: float, xla_element_type: Attribute) -> SSAValue:
     """The constant `value` of an xla element type, as its signless scalar
-    (unsigned values wrap to the same bits; PRED is 0/1)."""
+    (unsigned values wrap to the same bits; PRED is 0/1; a complex one is
+    `value + 0i`, or `value.real + value.imag i` for a Python complex)."""
     if is_complex(xla_element_type):
-        raise LoweringError("complex element types are not compiled yet")
+        from lowering.xla_to_linalg.scalar_complex import complex_constant
+
+        z = complex(value)
+        return complex_constant(emit, z.real, z.imag, xla_element_type)  # pyright: ignore[reportArgumentType]
     if is_pred(xla_element_type):
         return _constant(emit, 1 if value else 0, IntegerType(1))
     return _constant(emit, value, signless_type(xla_element_type))
@@ -522,6 +527,10 @@ def _convert(s: _Scalar, src: Attribute, dst: Attribute, x: SSAValue) -> SSAValu
 def convert_element(emit: Emit, op: Operation, x: SSAValue, src: Attribute, dst: Attribute) -> SSAValue:
     """`x` (of xla element type `src`) converted to `dst` with `xla.convert`'s
     semantics; `op` is named in errors. For lowerings that convert as a step."""
+    if is_complex(src) or is_complex(dst):
+        from lowering.xla_to_linalg.scalar_complex import convert_complex_element
+
+        return convert_complex_element(emit, op, x, src, dst)
     return _convert(_Scalar(emit, op), src, dst, x)
 
 
@@ -583,6 +592,13 @@ def _reduce_precision(s: _Scalar, t: Attribute, x: SSAValue, exponent_bits: int,
         bits = s.select(overflows, signed_inf, bits)
         bits = s.select(underflows, signed_zero, bits)  # denormals flush to zero
     result = s.r(arith.BitcastOp(bits, t))
+    if mantissa_bits == 0:
+        # No mantissa bit is left to mark a NaN: it becomes the infinity of its sign
+        # (as StableHLO's reference interpreter gives).
+        original_bits = s.r(arith.BitcastOp(x, it))
+        sign = s.r(arith.AndIOp(original_bits, s.c(sign_mask, it)))
+        infinity = s.r(arith.BitcastOp(s.r(arith.OrIOp(sign, s.c(exponent_mask, it))), t))
+        return s.select(is_nan, infinity, result)
     return s.select(is_nan, x, result)
 
 
@@ -622,7 +638,9 @@ def emit_scalar_op(emit: Emit, op: Operation, operands: Sequence[SSAValue]) -> l
     name = op.name
     element_types = [_element(v) for v in (*op.operands, *op.results)]
     if any(is_complex(t) for t in element_types):
-        raise LoweringError(f"cannot lower '{name}': complex element types are not compiled yet", op)
+        from lowering.xla_to_linalg.scalar_complex import emit_complex_scalar_op
+
+        return emit_complex_scalar_op(emit, op, operands)
     if len(operands) != len(op.operands):
         raise s.error(f"expected {len(op.operands)} scalar operands, got {len(operands)}")
     if name == "xla.compare":

@@ -680,14 +680,16 @@ def ref_reduce_precision(
 ) -> np.ndarray:
     """XLA's ReducePrecision on bit patterns: round the mantissa to nearest even,
     then values beyond the reduced exponent range become +-inf and values at or
-    below its smallest normal exponent +-0; NaN stays NaN."""
+    below its smallest normal exponent +-0; NaN stays NaN, except with no mantissa
+    bits, where it becomes the infinity of its sign (as StableHLO's interpreter)."""
     src_e, src_m = FLOAT_FORMAT[t]
     n = 1 + src_e + src_m
     out: list[int] = []
     for v, bits in zip(x.astype(np.float64).reshape(-1), x.view(bits_dtype(t)).reshape(-1)):
         b = int(bits)
         if math.isnan(v):
-            out.append(b)
+            sign = b & (1 << (n - 1))
+            out.append(b if mantissa_bits > 0 else sign | (((1 << src_e) - 1) << src_m))
             continue
         if mantissa_bits < src_m:
             shift = src_m - mantissa_bits

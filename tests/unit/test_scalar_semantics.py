@@ -391,13 +391,18 @@ def reduce_precision(x: np.ndarray, t: ElemType, exponent_bits: int, mantissa_bi
     """XLA's ReducePrecision: the mantissa is rounded (nearest even) to
     `mantissa_bits` at the bit level, so source denormals are rounded at the
     source's smallest exponent; with fewer exponent bits than the source, results
-    beyond the reduced range become ±inf and those below its smallest normal ±0."""
+    beyond the reduced range become ±inf and those below its smallest normal ±0.
+    With no mantissa bits a NaN cannot stay one: it becomes ±inf (StableHLO's
+    interpreter)."""
     src_exponent_bits = {"f16": 5, "bf16": 8, "f32": 8, "f64": 11}[t.name]
     src_min_exponent = 2 - (1 << (src_exponent_bits - 1))
     bias = (1 << (exponent_bits - 1)) - 1
     reduce_range = exponent_bits < src_exponent_bits
     out = []
     for v in f64(x).tolist():
+        if math.isnan(v) and mantissa_bits == 0:
+            out.append(math.copysign(math.inf, v))
+            continue
         if math.isnan(v) or math.isinf(v) or v == 0:
             out.append(v)
             continue
@@ -763,18 +768,23 @@ def test_scalar_constant() -> None:
     assert [str(v.type) for v in values] == ["i8", "i1", "bf16", "i64"]
     # (xDSL keeps i1 `true` as the signed value -1)
     assert [op.properties["value"].value.data for op in ops] == [-1, -1, -1.5, -(2**63)]  # type: ignore[attr-defined]
-    with pytest.raises(LoweringError, match="complex element types are not compiled yet"):
-        scalar_constant(emit, 0, ComplexType(Float32Type()))
+    z = scalar_constant(emit, 2.5, ComplexType(Float32Type()))
+    assert str(z.type) == "complex<f32>" and ops[-1].name == "complex.constant"
 
 
-def test_complex_element_types_are_rejected() -> None:
+def test_complex_element_types_use_the_complex_dialect() -> None:
     block = Block(arg_types=[TensorType(ComplexType(Float32Type()), [2])] * 2)
-    op = BINARY_OP_CLASSES["add"](block.args[0], block.args[1])
-    _, emit = _collecting_emit()
-    with pytest.raises(LoweringError, match="'xla.add': complex element types are not compiled yet") as info:
-        emit_scalar_op(emit, op, list(block.args))
-    assert info.value.op is op
-    op.drop_all_references()
+    add = BINARY_OP_CLASSES["add"](block.args[0], block.args[1])
+    ops, emit = _collecting_emit()
+    scalars = Block(arg_types=[ComplexType(Float32Type())] * 2)
+    (result,) = emit_scalar_op(emit, add, list(scalars.args))
+    assert [o.name for o in ops] == ["complex.add"] and result.type == ComplexType(Float32Type())
+    maximum = BINARY_OP_CLASSES["maximum"](block.args[0], block.args[1])
+    with pytest.raises(LoweringError, match="'xla.maximum': it is not defined on element type complex<f32>") as info:
+        emit_scalar_op(emit, maximum, list(scalars.args))
+    assert info.value.op is maximum
+    for op in (*ops, add, maximum):
+        op.drop_all_references()
 
 
 def test_bitcast_between_widths_has_no_scalar_form() -> None:

@@ -40,3 +40,24 @@ func.func @not_fused(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<2x4xf32>) {
   %b = xla.broadcast_in_dim %n, dims = [1] : (tensor<4xf32>) -> tensor<2x4xf32>
   func.return %s, %b : tensor<4xf32>, tensor<2x4xf32>
 }
+
+// A fill input that is the only operand indexing the window loops (a splat conv
+// kernel) stays: without it, the loops d1 would have no range.
+// CHECK-LABEL: func.func @fill_keeps_loop_ranges
+// CHECK:         %[[K:.*]] = linalg.fill
+// CHECK:         linalg.generic {{.*}} ins(%x, %[[K]] : tensor<7xf32>, tensor<3xf32>)
+func.func @fill_keeps_loop_ranges(%x: tensor<7xf32>) -> tensor<2xf32> {
+  %c = arith.constant 1.0 : f32
+  %e = tensor.empty() : tensor<3xf32>
+  %k = linalg.fill ins(%c : f32) outs(%e : tensor<3xf32>) -> tensor<3xf32>
+  %z = arith.constant 0.0 : f32
+  %o = tensor.empty() : tensor<2xf32>
+  %init = linalg.fill ins(%z : f32) outs(%o : tensor<2xf32>) -> tensor<2xf32>
+  %r = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0 * 4 + d1)>, affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x, %k : tensor<7xf32>, tensor<3xf32>) outs(%init : tensor<2xf32>) {
+  ^bb0(%a: f32, %b: f32, %s: f32):
+    %p = arith.mulf %a, %b : f32
+    %t = arith.addf %s, %p : f32
+    linalg.yield %t : f32
+  } -> tensor<2xf32>
+  func.return %r : tensor<2xf32>
+}

@@ -1,0 +1,462 @@
+"""`convert-complex-to-standard`: the arithmetic of xDSL's `complex` dialect →
+`arith`/`math` on the real and imaginary parts (MLIR's ComplexToStandard).
+
+What stays: `complex.create`, `complex.re` and `complex.im` (and complex values
+in loads, stores, yields and block arguments), which `convert-complex-to-llvm`
+(lowering.to_llvm.complex) turns into `!llvm.struct<(fT, fT)>` values. A
+`complex.re/im` of a `complex.create` reads the part directly, so chains of
+complex ops never go through the struct. `arith.select` of complex values
+selects each part.
+
+The algorithms (z = a + bi, w = c + di; all on the parts' float type):
+
+* `add`, `sub`, `neg`, `conj`; `mul` is the textbook `(ac - bd) + (ad + bc)i`,
+  as XLA and NumPy compute it;
+* `div`: Smith's algorithm (scale by the larger part of the divisor, so that
+  `|w|²` is never formed), then, where that yields NaN + NaN i, the recovery of
+  C99 Annex G that XLA also applies: `z/0` = `(copysign(inf, c) a, copysign(inf,
+  c) b)`, infinite / finite = infinite, finite / infinite = zero;
+* `abs`: `max · sqrt(1 + (min/max)²)` of the parts' magnitudes (no overflow or
+  underflow of the squares), 0 for 0, +inf when a part is infinite (even NaN);
+* `angle`: `atan2(b, a)`;
+* `log`: `log|z| + i angle(z)`; `log|z|` is `0.5 log1p((m-1)(m+1) + n²)` when
+  the larger magnitude m is within [0.5, 2] (no cancellation near |z| = 1);
+  `log1p(z)` is `0.5 log1p(a(2+a) + b²) + i atan2(b, 1+a)` for small z;
+* `exp`: `e^a (cos b + i sin b)` (exact `e^a + 0i` for b = 0); `expm1`:
+  `(expm1(a) cos b - 2 sin²(b/2)) + i e^a sin b`;
+* `sqrt`: `t = sqrt((|a| + |z|)/2)`, then `t + i b/(2t)` for a >= 0 and
+  `|b|/(2t) + i copysign(t, b)` otherwise; `sqrt(0 + bi) = 0 + bi` and an
+  infinite imaginary part gives `inf + bi`; `rsqrt` is `1 / sqrt` by the division
+  above;
+* `sin`, `cos`: with `sinh`/`cosh` of b; `tanh`: Kahan's formulation (from
+  `tan b` and `sinh a`, no overflow), `±1 + 4 sin b cos b e^(-2|a|) i` beyond
+  |a| > 22; `tan(z) = -i tanh(iz)`;
+* `sign`: `z / |z|`, 0 for 0;
+* `pow`: `exp(w log z)` in polar form; `z^0 = 1`, `0^w = 0` for `re(w) > 0`;
+* `eq`: both parts ordered-equal; `neq`: either part unordered-unequal.
+
+Complex atan2 and bitcast are not expanded (the xla lowering composes atan2
+from the ops above; it never emits `complex.atan2` or `complex.bitcast`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, complex, math
+from xdsl.dialects.builtin import ComplexType, FloatAttr, ModuleOp
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+
+from lowering.to_llvm.common import LoweringError
+
+Parts = tuple[SSAValue, SSAValue]
+
+
+class _Emitter:
+    """Float arithmetic inserted before the op being rewritten."""
+
+    def __init__(self, rewriter: PatternRewriter, t: Attribute):
+        self.rewriter = rewriter
+        self.t = t
+        self.constants: dict[float, SSAValue] = {}
+
+    def r(self, op: Operation) -> SSAValue:
+        return self.rewriter.insert(op).results[0]
+
+    def c(self, value: float) -> SSAValue:
+        """A float constant (one per value and rewritten op)."""
+        if value not in self.constants:
+            self.constants[value] = self.r(arith.ConstantOp(FloatAttr(value, self.t)))  # pyright: ignore[reportArgumentType]
+        return self.constants[value]
+
+    def add(self, x: SSAValue, y: SSAValue) -> SSAValue:
+        return self.r(arith.AddfOp(x, y))
+
+    def sub(self, x: SSAValue, y: SSAValue) -> SSAValue:
+        return self.r(arith.SubfOp(x, y))
+
+    def mul(self, x: SSAValue, y: SSAValue) -> SSAValue:
+        return self.r(arith.MulfOp(x, y))
+
+    def div(self, x: SSAValue, y: SSAValue) -> SSAValue:
+        return self.r(arith.DivfOp(x, y))
+
+    def neg(self, x: SSAValue) -> SSAValue:
+        return self.r(arith.NegfOp(x))
+
+    def abs(self, x: SSAValue) -> SSAValue:
+        return self.r(math.AbsFOp(x))
+
+    def sqrt(self, x: SSAValue) -> SSAValue:
+        return self.r(math.SqrtOp(x))
+
+    def math1(self, cls: Callable[[SSAValue], Operation], x: SSAValue) -> SSAValue:
+        return self.r(cls(x))
+
+    def copysign(self, x: SSAValue, y: SSAValue) -> SSAValue:
+        return self.r(math.CopySignOp(x, y))
+
+    def cmp(self, pred: str, x: SSAValue, y: SSAValue) -> SSAValue:
+        return self.r(arith.CmpfOp(x, y, pred))
+
+    def and_(self, x: SSAValue, y: SSAValue) -> SSAValue:
+        return self.r(arith.AndIOp(x, y))
+
+    def or_(self, x: SSAValue, y: SSAValue) -> SSAValue:
+        return self.r(arith.OrIOp(x, y))
+
+    def not_(self, x: SSAValue) -> SSAValue:
+        true = self.r(arith.ConstantOp.from_int_and_width(1, 1))
+        return self.r(arith.XOrIOp(x, true))
+
+    def select(self, cond: SSAValue, x: SSAValue, y: SSAValue) -> SSAValue:
+        return self.r(arith.SelectOp(cond, x, y))
+
+    def select2(self, cond: SSAValue, x: Parts, y: Parts) -> Parts:
+        return self.select(cond, x[0], y[0]), self.select(cond, x[1], y[1])
+
+    def is_nan(self, x: SSAValue) -> SSAValue:
+        return self.cmp("uno", x, x)
+
+    def is_inf(self, x: SSAValue) -> SSAValue:
+        return self.cmp("oeq", self.abs(x), self.c(float("inf")))
+
+    def is_finite(self, x: SSAValue) -> SSAValue:
+        return self.cmp("one", self.abs(x), self.c(float("inf")))
+
+    # -- parts ----------------------------------------------------------------
+
+    def parts(self, z: SSAValue) -> Parts:
+        owner = z.owner
+        if isinstance(owner, complex.CreateOp):
+            return owner.real, owner.imaginary
+        return self.r(complex.ReOp(z)), self.r(complex.ImOp(z))
+
+
+# ---------------------------------------------------------------------------
+# The algorithms, on parts
+# ---------------------------------------------------------------------------
+
+
+def complex_divide(e: _Emitter, x: Parts, y: Parts) -> Parts:
+    """Smith's division with C99 Annex G's recovery of infinities and zeros."""
+    a, b = x
+    c, d = y
+    zero, one, inf = e.c(0.0), e.c(1.0), e.c(float("inf"))
+    c_larger = e.cmp("oge", e.abs(c), e.abs(d))
+    # |c| >= |d|: r = d/c, den = c + d r, ((a + b r) + (b - a r) i) / den
+    r1 = e.div(d, c)
+    den1 = e.add(c, e.mul(d, r1))
+    re1 = e.div(e.add(a, e.mul(b, r1)), den1)
+    im1 = e.div(e.sub(b, e.mul(a, r1)), den1)
+    # |c| < |d|: r = c/d, den = d + c r, ((a r + b) + (b r - a) i) / den
+    r2 = e.div(c, d)
+    den2 = e.add(d, e.mul(c, r2))
+    re2 = e.div(e.add(e.mul(a, r2), b), den2)
+    im2 = e.div(e.sub(e.mul(b, r2), a), den2)
+    result = e.select2(c_larger, (re1, im1), (re2, im2))
+
+    both_nan = e.and_(e.is_nan(result[0]), e.is_nan(result[1]))
+    # 1. z / 0 with z not NaN: infinities with the signs of the numerator's parts.
+    y_zero = e.and_(e.cmp("oeq", c, zero), e.cmp("oeq", d, zero))
+    x_not_nan = e.and_(e.cmp("ord", a, a), e.cmp("ord", b, b))
+    signed_inf = e.copysign(inf, c)
+    by_zero = (e.mul(signed_inf, a), e.mul(signed_inf, b))
+    # 2. infinite / finite: an infinity in the direction of the quotient.
+    a_inf, b_inf = e.is_inf(a), e.is_inf(b)
+    c_fin, d_fin = e.is_finite(c), e.is_finite(d)
+    inf_num = e.and_(e.or_(a_inf, b_inf), e.and_(c_fin, d_fin))
+    a1 = e.copysign(e.select(a_inf, one, zero), a)
+    b1 = e.copysign(e.select(b_inf, one, zero), b)
+    inf_result = (
+        e.mul(inf, e.add(e.mul(a1, c), e.mul(b1, d))),
+        e.mul(inf, e.sub(e.mul(b1, c), e.mul(a1, d))),
+    )
+    # 3. finite / infinite: a signed zero.
+    c_inf, d_inf = e.is_inf(c), e.is_inf(d)
+    a_fin, b_fin = e.is_finite(a), e.is_finite(b)
+    inf_den = e.and_(e.or_(c_inf, d_inf), e.and_(a_fin, b_fin))
+    c1 = e.copysign(e.select(c_inf, one, zero), c)
+    d1 = e.copysign(e.select(d_inf, one, zero), d)
+    zero_result = (
+        e.mul(zero, e.add(e.mul(a, c1), e.mul(b, d1))),
+        e.mul(zero, e.sub(e.mul(b, c1), e.mul(a, d1))),
+    )
+    result = e.select2(e.and_(both_nan, inf_den), zero_result, result)
+    result = e.select2(e.and_(both_nan, inf_num), inf_result, result)
+    return e.select2(e.and_(both_nan, e.and_(y_zero, x_not_nan)), by_zero, result)
+
+
+def complex_abs(e: _Emitter, x: Parts) -> SSAValue:
+    a, b = e.abs(x[0]), e.abs(x[1])
+    zero, one, inf = e.c(0.0), e.c(1.0), e.c(float("inf"))
+    big = e.r(arith.MaximumfOp(a, b))
+    small = e.r(arith.MinimumfOp(a, b))
+    ratio = e.div(small, big)
+    scaled = e.mul(big, e.sqrt(e.add(one, e.mul(ratio, ratio))))
+    result = e.select(e.cmp("oeq", big, zero), zero, scaled)
+    return e.select(e.or_(e.is_inf(a), e.is_inf(b)), inf, result)
+
+
+def log_abs(e: _Emitter, x: Parts) -> SSAValue:
+    """log|z|, accurate near |z| = 1."""
+    a, b = e.abs(x[0]), e.abs(x[1])
+    one, half = e.c(1.0), e.c(0.5)
+    big = e.r(arith.MaximumfOp(a, b))
+    small = e.r(arith.MinimumfOp(a, b))
+    near_one = e.and_(e.cmp("oge", big, half), e.cmp("ole", big, e.c(2.0)))
+    shifted = e.add(e.mul(e.sub(big, one), e.add(big, one)), e.mul(small, small))
+    near = e.mul(half, e.math1(math.Log1pOp, shifted))
+    far = e.math1(math.LogOp, complex_abs(e, x))
+    return e.select(near_one, near, far)
+
+
+def complex_log(e: _Emitter, x: Parts) -> Parts:
+    return log_abs(e, x), e.r(math.Atan2Op(x[1], x[0]))
+
+
+def complex_log1p(e: _Emitter, x: Parts) -> Parts:
+    a, b = x
+    one, half = e.c(1.0), e.c(0.5)
+    a1 = e.add(a, one)
+    small = e.and_(e.cmp("olt", e.abs(a), half), e.cmp("olt", e.abs(b), half))
+    near = e.mul(half, e.math1(math.Log1pOp, e.add(e.mul(a, e.add(a, e.c(2.0))), e.mul(b, b))))
+    far = log_abs(e, (a1, b))
+    return e.select(small, near, far), e.r(math.Atan2Op(b, a1))
+
+
+def complex_exp(e: _Emitter, x: Parts) -> Parts:
+    a, b = x
+    ea = e.math1(math.ExpOp, a)
+    re = e.mul(ea, e.math1(math.CosOp, b))
+    im = e.mul(ea, e.math1(math.SinOp, b))
+    real_only = e.cmp("oeq", b, e.c(0.0))
+    return e.select(real_only, ea, re), e.select(real_only, b, im)
+
+
+def complex_expm1(e: _Emitter, x: Parts) -> Parts:
+    a, b = x
+    half_sin = e.math1(math.SinOp, e.mul(b, e.c(0.5)))
+    re = e.sub(
+        e.mul(e.math1(math.ExpM1Op, a), e.math1(math.CosOp, b)),
+        e.mul(e.c(2.0), e.mul(half_sin, half_sin)),
+    )
+    im = e.mul(e.math1(math.ExpOp, a), e.math1(math.SinOp, b))
+    return re, e.select(e.cmp("oeq", b, e.c(0.0)), b, im)
+
+
+def complex_sqrt(e: _Emitter, x: Parts) -> Parts:
+    a, b = x
+    zero, half, inf = e.c(0.0), e.c(0.5), e.c(float("inf"))
+    modulus = complex_abs(e, x)
+    t = e.sqrt(e.add(e.mul(half, e.abs(a)), e.mul(half, modulus)))
+    two_t = e.add(t, t)
+    non_negative = (t, e.div(b, two_t))
+    negative = (e.div(e.abs(b), two_t), e.copysign(t, b))
+    result = e.select2(e.cmp("oge", a, zero), non_negative, negative)
+    result = e.select2(e.cmp("oeq", modulus, zero), (zero, b), result)
+    return e.select2(e.is_inf(b), (inf, b), result)
+
+
+def complex_sin_cos(e: _Emitter, x: Parts, *, cosine: bool) -> Parts:
+    a, b = x
+    ch = e.math1(math.CoshOp, b)
+    sh = e.math1(math.SinhOp, b)
+    sa, ca = e.math1(math.SinOp, a), e.math1(math.CosOp, a)
+    if cosine:
+        return e.mul(ca, ch), e.neg(e.mul(sa, sh))
+    return e.mul(sa, ch), e.mul(ca, sh)
+
+
+def complex_tanh(e: _Emitter, x: Parts) -> Parts:
+    a, b = x
+    one = e.c(1.0)
+    t = e.math1(math.TanOp, b)
+    beta = e.add(one, e.mul(t, t))
+    s = e.math1(math.SinhOp, a)
+    s2 = e.mul(s, s)
+    rho = e.sqrt(e.add(one, s2))
+    den = e.add(one, e.mul(beta, s2))
+    re = e.div(e.mul(e.mul(beta, rho), s), den)
+    im = e.div(t, den)
+    # |a| > 22: tanh a rounds to ±1; the imaginary part is 4 sin b cos b e^(-2|a|).
+    large = e.cmp("ogt", e.abs(a), e.c(22.0))
+    decay = e.math1(math.ExpOp, e.mul(e.c(-2.0), e.abs(a)))
+    sin_cos = e.mul(e.math1(math.SinOp, b), e.math1(math.CosOp, b))
+    large_result = (e.copysign(one, a), e.mul(e.c(4.0), e.mul(sin_cos, decay)))
+    return e.select2(large, large_result, (re, im))
+
+
+def complex_pow(e: _Emitter, x: Parts, y: Parts) -> Parts:
+    c, d = y
+    zero, one = e.c(0.0), e.c(1.0)
+    log_r = log_abs(e, x)
+    theta = e.r(math.Atan2Op(x[1], x[0]))
+    magnitude = e.math1(math.ExpOp, e.sub(e.mul(c, log_r), e.mul(d, theta)))
+    angle = e.add(e.mul(d, log_r), e.mul(c, theta))
+    result = (e.mul(magnitude, e.math1(math.CosOp, angle)), e.mul(magnitude, e.math1(math.SinOp, angle)))
+    base_zero = e.and_(e.cmp("oeq", x[0], zero), e.cmp("oeq", x[1], zero))
+    result = e.select2(e.and_(base_zero, e.cmp("ogt", c, zero)), (zero, zero), result)
+    exponent_zero = e.and_(e.cmp("oeq", c, zero), e.cmp("oeq", d, zero))
+    return e.select2(exponent_zero, (one, zero), result)
+
+
+# ---------------------------------------------------------------------------
+# The patterns
+# ---------------------------------------------------------------------------
+
+_Unary = Callable[[_Emitter, Parts], Parts]
+_Binary = Callable[[_Emitter, Parts, Parts], Parts]
+
+
+def _tan(e: _Emitter, x: Parts) -> Parts:
+    p, q = complex_tanh(e, (e.neg(x[1]), x[0]))
+    return q, e.neg(p)
+
+
+def _sign(e: _Emitter, x: Parts) -> Parts:
+    modulus = complex_abs(e, x)
+    zero = e.cmp("oeq", modulus, e.c(0.0))
+    return e.select2(zero, x, (e.div(x[0], modulus), e.div(x[1], modulus)))
+
+
+def _rsqrt(e: _Emitter, x: Parts) -> Parts:
+    return complex_divide(e, (e.c(1.0), e.c(0.0)), complex_sqrt(e, x))
+
+
+def _mul(e: _Emitter, x: Parts, y: Parts) -> Parts:
+    (a, b), (c, d) = x, y
+    return e.sub(e.mul(a, c), e.mul(b, d)), e.add(e.mul(a, d), e.mul(b, c))
+
+
+UNARY: dict[type[Operation], _Unary] = {
+    complex.NegOp: lambda e, x: (e.neg(x[0]), e.neg(x[1])),
+    complex.ConjOp: lambda e, x: (x[0], e.neg(x[1])),
+    complex.ExpOp: complex_exp,
+    complex.Expm1Op: complex_expm1,
+    complex.LogOp: complex_log,
+    complex.Log1pOp: complex_log1p,
+    complex.SqrtOp: complex_sqrt,
+    complex.RsqrtOp: _rsqrt,
+    complex.SinOp: lambda e, x: complex_sin_cos(e, x, cosine=False),
+    complex.CosOp: lambda e, x: complex_sin_cos(e, x, cosine=True),
+    complex.TanhOp: complex_tanh,
+    complex.TanOp: _tan,
+    complex.SignOp: _sign,
+}
+
+BINARY: dict[type[Operation], _Binary] = {
+    complex.AddOp: lambda e, x, y: (e.add(x[0], y[0]), e.add(x[1], y[1])),
+    complex.SubOp: lambda e, x, y: (e.sub(x[0], y[0]), e.sub(x[1], y[1])),
+    complex.MulOp: _mul,
+    complex.DivOp: complex_divide,
+    complex.PowOp: complex_pow,
+}
+
+
+def _part_type(t: Attribute) -> Attribute:
+    assert isinstance(t, ComplexType)
+    return t.element_type
+
+
+class LowerComplexArithmetic(RewritePattern):
+    """Every complex op except create/re/im → arith/math on the parts."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if not op.name.startswith("complex.") or isinstance(op, (complex.CreateOp, complex.ReOp, complex.ImOp)):
+            return
+        operand_type = op.results[0].type if isinstance(op, complex.ConstantOp) else op.operands[0].type
+        e = _Emitter(rewriter, _part_type(operand_type))
+        if isinstance(op, complex.ConstantOp):
+            re, im = op.value.data
+            if not isinstance(re, FloatAttr) or not isinstance(im, FloatAttr):
+                raise LoweringError("integer complex constants are not supported", op)
+            self._replace_parts(op, e, (e.c(re.value.data), e.c(im.value.data)), rewriter)
+            return
+        kind = type(op)
+        if kind in UNARY:
+            self._replace_parts(op, e, UNARY[kind](e, e.parts(op.operands[0])), rewriter)
+        elif kind in BINARY:
+            x, y = e.parts(op.operands[0]), e.parts(op.operands[1])
+            self._replace_parts(op, e, BINARY[kind](e, x, y), rewriter)
+        elif isinstance(op, complex.AbsOp):
+            rewriter.replace(op, [], [complex_abs(e, e.parts(op.complex))])
+        elif isinstance(op, complex.AngleOp):
+            a, b = e.parts(op.complex)
+            rewriter.replace(op, [], [e.r(math.Atan2Op(b, a))])
+        elif isinstance(op, (complex.EqualOp, complex.NotEqualOp)):
+            (a, b), (c, d) = e.parts(op.operands[0]), e.parts(op.operands[1])
+            if isinstance(op, complex.EqualOp):
+                result = e.and_(e.cmp("oeq", a, c), e.cmp("oeq", b, d))
+            else:
+                result = e.or_(e.cmp("une", a, c), e.cmp("une", b, d))
+            rewriter.replace(op, [], [result])
+        else:
+            raise LoweringError(f"'{op.name}' has no expansion into arith/math", op)
+
+    @staticmethod
+    def _replace_parts(op: Operation, e: _Emitter, parts: Parts, rewriter: PatternRewriter) -> None:
+        t = op.results[0].type
+        assert isinstance(t, ComplexType)
+        create = complex.CreateOp(parts[0], parts[1], t)
+        rewriter.replace(op, [create], [create.complex])
+
+
+class SelectParts(RewritePattern):
+    """`arith.select` of complex values → one select per part."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: arith.SelectOp, rewriter: PatternRewriter, /) -> None:
+        t = op.result.type
+        if not isinstance(t, ComplexType):
+            return
+        e = _Emitter(rewriter, t.element_type)
+        re, im = e.select2(op.cond, e.parts(op.lhs), e.parts(op.rhs))
+        create = complex.CreateOp(re, im, t)
+        rewriter.replace(op, [create], [create.complex])
+
+
+class FoldPartOfCreate(RewritePattern):
+    """`complex.re/im (complex.create %a, %b)` → `%a` / `%b`."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if not isinstance(op, (complex.ReOp, complex.ImOp)):
+            return
+        owner = op.complex.owner
+        if isinstance(owner, complex.CreateOp):
+            part = owner.real if isinstance(op, complex.ReOp) else owner.imaginary
+            rewriter.replace(op, [], [part])
+
+
+def complex_to_standard_patterns() -> Sequence[RewritePattern]:
+    return [LowerComplexArithmetic(), SelectParts(), FoldPartOfCreate()]
+
+
+@dataclass(frozen=True)
+class ConvertComplexToStandardPass(ModulePass):
+    """Expand complex arithmetic into arith/math on the parts."""
+
+    name = "convert-complex-to-standard"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(
+            GreedyRewritePatternApplier(list(complex_to_standard_patterns())), apply_recursively=True
+        ).rewrite_module(op)
+
+
+__all__ = [
+    "ConvertComplexToStandardPass",
+    "complex_abs",
+    "complex_divide",
+    "complex_to_standard_patterns",
+]
