@@ -126,11 +126,13 @@ class JitModule:
     llvm_ir: str
     optimized_ir: str
     signatures: dict[str, FunctionSignature]
+    symbols: dict[str, str] = field(default_factory=dict[str, str])
+    """Function name in the module → its native symbol (`_mangle_defined_functions`)."""
     _callables: dict[str, Any] = field(default_factory=dict)
 
     def get_function(self, name: str) -> int:
         """The address of the function `name`."""
-        address = self.engine.get_function_address(name)
+        address = self.engine.get_function_address(self.symbols.get(name, name))
         if not address:
             raise KeyError(f"no function '{name}' in the JIT module")
         return address
@@ -197,6 +199,7 @@ def compile_llvm_ir(
         mod.verify()
     except RuntimeError as err:
         raise JitError(f"invalid LLVM IR: {err}\n{llvm_ir}") from err
+    symbols = _mangle_defined_functions(mod)
     mod.triple = tm.triple
     mod.data_layout = str(tm.target_data)
     if opt_level > 0:
@@ -206,7 +209,29 @@ def compile_llvm_ir(
     engine = llvm_binding.create_mcjit_compiler(mod, tm)
     engine.finalize_object()
     engine.run_static_constructors()
-    return JitModule(engine, tm, llvm_ir, optimized, signatures or {})
+    return JitModule(engine, tm, llvm_ir, optimized, signatures or {}, symbols)
+
+
+FUNCTION_PREFIX = "__xla_fn."
+"""Prefix of the native symbols of the module's own functions."""
+
+
+def _mangle_defined_functions(mod: llvm_binding.ModuleRef) -> dict[str, str]:
+    """Give the functions the module defines symbols of their own.
+
+    A program may name a function `exp`, `expf` or `malloc`: left as is, that
+    definition would also answer the libm calls LLVM emits for `llvm.exp.*` (and
+    LLVM would treat calls to it as calls to libm, folding them as such), so the
+    program would run its own code instead, or recurse until it crashes. The
+    functions it defines therefore get `__xla_fn.`-prefixed symbols (references
+    follow the rename); declarations keep their names, since they are resolved
+    against the process (libm, the runtime's callbacks)."""
+    symbols: dict[str, str] = {}
+    for f in mod.functions:
+        if not f.is_declaration and not f.name.startswith("llvm."):
+            symbols[f.name] = FUNCTION_PREFIX + f.name
+            f.name = symbols[f.name]
+    return symbols
 
 
 def _symbol_exists(name: str) -> bool:

@@ -190,3 +190,30 @@ def test_xla_run_parse_error_is_located(tmp_path: Path, capsys: pytest.CaptureFi
     bad.write_text("func.func @main() {\n  %0 = xla.frobnicate : tensor<f32>\n}\n")
     code, _, err = run_cli([str(bad)], capsys)
     assert code == 1 and err.startswith(f"xla-run: error: {bad}:2:") and err.count("\n") == 1
+
+
+def test_functions_named_like_libm_symbols_stay_the_programs_own() -> None:
+    """`@exp` and `@expf` must neither answer LLVM's libm calls for xla.exponential
+    (that recursed until the process crashed) nor be folded as libm functions."""
+    f = compile(
+        """
+func.func @exp(%x: tensor<4xf32>) -> tensor<4xf32> {
+  %0 = xla.add %x, %x : tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}
+func.func @expf(%x: tensor<f32>) -> tensor<f32> {
+  %0 = xla.negate %x : tensor<f32>
+  func.return %0 : tensor<f32>
+}
+func.func @main(%x: tensor<4xf32>) -> (tensor<4xf32>, tensor<f32>) {
+  %0 = xla.exponential %x : tensor<4xf32>
+  %1 = xla.call @exp(%0) : (tensor<4xf32>) -> tensor<4xf32>
+  %c = xla.constant dense<1.0> : tensor<f32>
+  %2 = xla.call @expf(%c) : (tensor<f32>) -> tensor<f32>
+  func.return %1, %2 : tensor<4xf32>, tensor<f32>
+}"""
+    )
+    x = np.array([0, 1, 2, -1], np.float32)
+    doubled, negated = f(x)
+    np.testing.assert_allclose(doubled, 2 * np.exp(x), rtol=1e-6)
+    assert negated == -1.0
