@@ -215,43 +215,37 @@ def _print_const_form(op: _CheckOp, printer: Printer, value: Attribute) -> None:
     printer.print_op_attributes(extra)
 
 
+class _ConstCheckOp(_CheckOp):
+    """The `%operand, dense<...> : type {attrs}` form: an operand and the constant it
+    is compared with."""
+
+    operand = operand_def(TensorType)
+    value = prop_def(Attribute)
+
+    def verify_(self) -> None:
+        _check_constant(self.value, self.operand.type)
+
+    @classmethod
+    def parse(cls, parser: Parser) -> _CheckOp:
+        return _parse_const_form(cls, parser)
+
+    def print(self, printer: Printer) -> None:
+        _print_const_form(self, printer, self.value)
+
+
 @irdl_op_definition
-class ExpectEqConstOp(_CheckOp):
+class ExpectEqConstOp(_ConstCheckOp):
     """`operand` equals the constant `value` element for element."""
 
     name = "check.expect_eq_const"
-    operand = operand_def(TensorType)
-    value = prop_def(Attribute)
-
-    def verify_(self) -> None:
-        _check_constant(self.value, self.operand.type)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> _CheckOp:
-        return _parse_const_form(cls, parser)
-
-    def print(self, printer: Printer) -> None:
-        _print_const_form(self, printer, self.value)
 
 
 @irdl_op_definition
-class ExpectAlmostEqConstOp(_CheckOp):
+class ExpectAlmostEqConstOp(_ConstCheckOp):
     """`|operand - value| <= tolerance` element for element (as expect_almost_eq)."""
 
     name = "check.expect_almost_eq_const"
-    operand = operand_def(TensorType)
-    value = prop_def(Attribute)
     tolerance = opt_prop_def(FloatAttr)
-
-    def verify_(self) -> None:
-        _check_constant(self.value, self.operand.type)
-
-    @classmethod
-    def parse(cls, parser: Parser) -> _CheckOp:
-        return _parse_const_form(cls, parser)
-
-    def print(self, printer: Printer) -> None:
-        _print_const_form(self, printer, self.value)
 
 
 @irdl_op_definition
