@@ -280,9 +280,10 @@ def map_elements(
     return result
 
 
-def round_floats(builder: Builder, value: SSAValue, result_type: TensorType) -> SSAValue:
-    """`value`, a float tensor, rounded element by element to the narrower float
-    element type of `result_type` (an accumulator's final rounding)."""
+def map_tensor(
+    builder: Builder, value: SSAValue, result_type: TensorType, fn: Callable[[Builder, SSAValue], SSAValue]
+) -> SSAValue:
+    """A parallel generic computing `fn(element)` for each element of `value`."""
     rank = result_type.get_num_dims()
     (result,) = generic(
         builder,
@@ -291,9 +292,16 @@ def round_floats(builder: Builder, value: SSAValue, result_type: TensorType) -> 
         [empty(builder, result_type)],
         [identity_map(rank)],
         parallel(rank),
-        lambda b, args: [b.insert(arith.TruncFOp(args[0], result_type.element_type)).result],
+        lambda b, args: [fn(b, args[0])],
     )
     return result
+
+
+def round_floats(builder: Builder, value: SSAValue, result_type: TensorType) -> SSAValue:
+    """`value`, a float tensor, rounded element by element to the narrower float
+    element type of `result_type` (an accumulator's final rounding)."""
+    element = result_type.element_type
+    return map_tensor(builder, value, result_type, lambda b, x: b.insert(arith.TruncFOp(x, element)).result)
 
 
 def extract_scalar(builder: Builder, value: SSAValue) -> SSAValue:
@@ -326,6 +334,7 @@ __all__ = [
     "index_constant",
     "lowers",
     "map_elements",
+    "map_tensor",
     "parallel",
     "reduction",
     "result_tensor_type",

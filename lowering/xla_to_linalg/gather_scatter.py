@@ -76,6 +76,7 @@ from lowering.xla_to_linalg.converter import (
     generic,
     identity_map,
     lowers,
+    map_tensor,
     parallel,
     result_tensor_type,
     round_floats,
@@ -235,18 +236,7 @@ def _converted(builder: Builder, op: ScatterOp, value: SSAValue, src: Attribute,
         return value
     t = value.type
     assert isinstance(t, TensorType)
-    result_type = TensorType(dst, t.get_shape())
-    rank = len(t.get_shape())
-    (result,) = generic(
-        builder,
-        [value],
-        [identity_map(rank)],
-        [empty(builder, result_type)],
-        [identity_map(rank)],
-        parallel(rank),
-        lambda b, args: [convert_element(b.insert, op, args[0], src, dst)],
-    )
-    return result
+    return map_tensor(builder, value, TensorType(dst, t.get_shape()), lambda b, x: convert_element(b.insert, op, x, src, dst))
 
 
 def _loop(

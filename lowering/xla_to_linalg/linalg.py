@@ -111,6 +111,7 @@ from lowering.xla_to_linalg.converter import (
     identity_map,
     index_constant,
     lowers,
+    map_tensor,
     parallel,
     result_tensor_type,
     round_floats,
@@ -264,18 +265,7 @@ def widened(b: Builder, value: SSAValue, element: Attribute) -> SSAValue:
     assert isinstance(t, TensorType)
     if t.element_type == element:
         return value
-    out_type = TensorType(element, t.get_shape())
-    rank = len(t.get_shape())
-    (result,) = generic(
-        b,
-        [value],
-        [identity_map(rank)],
-        [empty(b, out_type)],
-        [identity_map(rank)],
-        parallel(rank),
-        lambda bb, args: [bb.insert(arith.ExtFOp(args[0], element)).result],
-    )
-    return result
+    return map_tensor(b, value, TensorType(element, t.get_shape()), lambda bb, x: bb.insert(arith.ExtFOp(x, element)).result)
 
 
 # ---------------------------------------------------------------------------
