@@ -29,10 +29,17 @@ def _expose_checks() -> type[ModulePass]:
     return ExposeChecksPass
 
 
+def _inline_run_parallel() -> type[ModulePass]:
+    from passes.inline_run_parallel import InlineRunParallelPass
+
+    return InlineRunParallelPass
+
+
 DIALECT_PASSES: dict[str, Callable[[], type[ModulePass]]] = {
     "xla-decompose-batch-norm": _decompose_batch_norm,
     "xla-decompose-chlo": _decompose_chlo,
     "xla-expose-checks": _expose_checks,
+    "xla-inline-run-parallel": _inline_run_parallel,
 }
 """Passes over the `xla` dialect itself, by name."""
 

@@ -8,6 +8,16 @@ from xdsl.dialects.builtin import (
     BFloat16Type,
     ComplexType,
     DenseIntOrFPElementsAttr,
+    Float4E2M1FNType,
+    Float6E2M3FNType,
+    Float6E3M2FNType,
+    Float8E3M4Type,
+    Float8E4M3B11FNUZType,
+    Float8E4M3FNType,
+    Float8E4M3FNUZType,
+    Float8E4M3Type,
+    Float8E5M2FNUZType,
+    Float8E5M2Type,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -26,6 +36,22 @@ _SUB_BYTE: dict[tuple[int, bool], type] = {
     (4, False): ml_dtypes.int4,
     (4, True): ml_dtypes.uint4,
 }
+
+
+NARROW_FLOATS: dict[type, type] = {
+    Float8E3M4Type: ml_dtypes.float8_e3m4,
+    Float8E4M3Type: ml_dtypes.float8_e4m3,
+    Float8E4M3FNType: ml_dtypes.float8_e4m3fn,
+    Float8E4M3FNUZType: ml_dtypes.float8_e4m3fnuz,
+    Float8E4M3B11FNUZType: ml_dtypes.float8_e4m3b11fnuz,
+    Float8E5M2Type: ml_dtypes.float8_e5m2,
+    Float8E5M2FNUZType: ml_dtypes.float8_e5m2fnuz,
+    Float6E2M3FNType: ml_dtypes.float6_e2m3fn,
+    Float6E3M2FNType: ml_dtypes.float6_e3m2fn,
+    Float4E2M1FNType: ml_dtypes.float4_e2m1fn,
+}
+"""The f8/f6/f4 types and their ml_dtypes scalar types (one element a byte,
+as XLA and the compiled code store them)."""
 
 
 def numpy_dtype(element: Attribute) -> np.dtype | None:
@@ -48,6 +74,8 @@ def numpy_dtype(element: Attribute) -> np.dtype | None:
         return np.dtype(np.float64)
     if isinstance(element, BFloat16Type):
         return np.dtype(ml_dtypes.bfloat16)
+    if type(element) in NARROW_FLOATS:
+        return np.dtype(NARROW_FLOATS[type(element)])
     if isinstance(element, ComplexType):
         part = element.element_type
         if isinstance(part, Float32Type):
@@ -63,6 +91,10 @@ def to_numpy(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
     dtype = numpy_dtype(tensor_type.get_element_type())
     if dtype is None:
         raise ValueError(f"no NumPy type for {tensor_type.get_element_type()}")
+    if type(tensor_type.get_element_type()) in NARROW_FLOATS:  # the stored bytes, bit-exact
+        raw = np.frombuffer(attr.data.data, dtype=np.uint8).view(dtype)
+        count = int(np.prod(shape_of(tensor_type)))
+        return (np.repeat(raw, count) if raw.size == 1 else raw).reshape(shape_of(tensor_type)).copy()
     values = attr.get_values()
     if dtype.kind == "c":
         flat = np.array([complex(*v) for v in values], dtype=dtype)  # pyright: ignore

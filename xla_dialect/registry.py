@@ -25,6 +25,12 @@ def _chlo() -> Dialect:
     return CHLO
 
 
+def _interpreter() -> Dialect:
+    from xla_dialect.interpreter import INTERPRETER
+
+    return INTERPRETER
+
+
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
     """Every xDSL dialect plus the project's: `xla` and `check` (test expectations)."""
     from xdsl.dialects import get_all_dialects as xdsl_dialects
@@ -32,5 +38,6 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
     dialects = dict(xdsl_dialects())
     dialects["xla"] = _xla
     dialects["check"] = _check
+    dialects["interpreter"] = _interpreter
     dialects["chlo"] = _chlo
     return dialects

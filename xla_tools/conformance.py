@@ -3,8 +3,9 @@
 A test file holds chunks separated by `// -----`; each chunk is a module whose
 entry function (`@main`, else the only function) computes values and states
 with `check.*` ops what they must be. A chunk passes when it parses, verifies,
-compiles through `lower-to-llvm`, runs, and every check holds on the values the
-native code computed (`xla-expose-checks` returns the checked values; the
+compiles through `lower-to-llvm` (after `xla-inline-run-parallel` turns the
+harness's one-program `interpreter.run_parallel` into a call), runs, and every
+check holds on the values the native code computed (`xla-expose-checks` returns the checked values; the
 expectations are evaluated here, on the results, never folded at compile time).
 
 Chunks run in a worker process, one after another: a chunk that crashes the
@@ -224,12 +225,14 @@ def run_chunk(chunk: str, offset: int, file: str, index: int) -> ChunkOutcome:
 
     from lowering.executable import CompileError, compile
     from passes.expose_checks import expose_checks
+    from passes.inline_run_parallel import inline_run_parallel
     from xla_dialect.context import (
         LocatingParser,
         make_context,
         parse_error_diagnostic,
         verify_all,
     )
+    from xla_dialect.interpreter import RunParallelOp
 
     name = guess_entry(chunk)
     parser = LocatingParser(make_context(), chunk, file)
@@ -250,6 +253,9 @@ def run_chunk(chunk: str, offset: int, file: str, index: int) -> ChunkOutcome:
     function = next(op for op in module.ops if isinstance(op, func.FuncOp) and op.sym_name.data == entry)
     try:
         checks = expose_checks(function)
+        for op in list(module.walk()):
+            if isinstance(op, RunParallelOp):
+                inline_run_parallel(op)
         executable = compile(module, entry, filename=file)
     except (CompileError, DiagnosticException) as err:
         return ChunkOutcome(file, index, name, "lower", str(err).splitlines()[0])

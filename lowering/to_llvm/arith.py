@@ -52,8 +52,10 @@ from lowering.to_llvm.common import (
     bf16_bits,
     convert_type,
     element_type,
+    float_constant,
     int_constant,
     is_bf16,
+    is_narrow_float,
     llvm_operands,
     normalize_int,
     replace_with_llvm,
@@ -186,6 +188,10 @@ def _constant(op: Operation, args: list[SSAValue], t: Attribute) -> Built:
         if isinstance(value, DenseIntOrFPElementsAttr) and isinstance(t, VectorType):
             bits = [normalize_int(bf16_bits(v), 16) for v in value.get_values()]  # type: ignore[arg-type]
             return _single(llvm.ConstantOp(DenseIntOrFPElementsAttr.from_list(t, bits), t))  # type: ignore[arg-type]
+        raise LoweringError(f"cannot lower constant {value}", op)
+    if is_narrow_float(op.result.type):  # f8/f6/f4: the bit pattern, as i8
+        if isinstance(value, FloatAttr):
+            return _single(float_constant(value.value.data, op.result.type))
         raise LoweringError(f"cannot lower constant {value}", op)
     if isinstance(value, IntegerAttr):
         assert isinstance(t, IntegerType)

@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Sequence
 
+import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import cf, func, llvm
 from xdsl.dialects.builtin import (
@@ -43,6 +44,7 @@ from xdsl.dialects.builtin import (
     MemRefType,
     ModuleOp,
     NoneAttr,
+    ReducedPrecisionFloatType,
     Signedness,
     SignlessIntegerConstraint,
     StridedLayoutAttr,
@@ -83,6 +85,13 @@ PTR = llvm.LLVMPointerType()
 BF16_STORAGE_TYPE = IntegerType(16)
 """The llvm type of a `bf16` value: its bit pattern."""
 
+NARROW_FLOAT_STORAGE_TYPE = IntegerType(8)
+"""The llvm type of an f8/f6/f4 value (`f8E4M3FN`, `f6E2M3FN`, ...): its bit
+pattern in a byte (the low bits for f6/f4), as ml_dtypes and XLA store them.
+`arith-emulate-unsupported-floats` computes on them in f32 and expands every
+conversion from/to them into integer code, so only constants, selects and
+moves of the bits reach the LLVM conversion."""
+
 INDEX_BITWIDTH = 64
 
 
@@ -105,6 +114,8 @@ def convert_type(t: Attribute) -> Attribute:
         return IntegerType(INDEX_BITWIDTH)
     if isinstance(t, BFloat16Type):
         return BF16_STORAGE_TYPE
+    if is_narrow_float(t):
+        return NARROW_FLOAT_STORAGE_TYPE
     if isinstance(t, IntegerType):
         if t.signedness.data != Signedness.SIGNLESS:
             return IntegerType(t.width.data)
@@ -298,9 +309,39 @@ def bf16_arithmetic_error(op: Operation) -> LoweringError:
     )
 
 
+def is_narrow_float(t: Attribute) -> bool:
+    """Whether `t` (or its vector element) is an f8/f6/f4 float type."""
+    return isinstance(element_type(t), ReducedPrecisionFloatType)
+
+
+NARROW_FLOAT_BIT_OPS = frozenset({"arith.constant", "arith.select", "arith.bitcast"})
+"""The arith ops the conversion lowers on f8/f6/f4 (they move bits)."""
+
+
+def narrow_float_bits(value: float, t: Attribute) -> int:
+    """The bit pattern of `value` rounded to the f8/f6/f4 type `t` (ml_dtypes'
+    conversion: nearest even, each format's overflow and NaN rules)."""
+    from xla_dialect.literals import numpy_dtype
+
+    dtype = numpy_dtype(t)
+    if dtype is None:
+        raise LoweringError(f"no storage for a constant of type {t}")
+    return int(np.array([value], dtype=np.float64).astype(dtype).view(np.uint8)[0])
+
+
 def check_bf16_operand(value: SSAValue, op: Operation) -> None:
     """Refuse to hand a bf16 value (as its i16 bits) to an arith/math op that
     would compute on it: only `BF16_BIT_OPS` may see the bits."""
+    if (
+        is_narrow_float(value.type)
+        and op.name.split(".", 1)[0] in ("arith", "math")
+        and op.name not in NARROW_FLOAT_BIT_OPS
+    ):
+        raise LoweringError(
+            f"'{op.name}' computes on {value.type}, which the LLVM lowering represents as "
+            "i8 bits only: run arith-emulate-unsupported-floats first",
+            op,
+        )
     if (
         is_bf16(value.type)
         and op.name.split(".", 1)[0] in ("arith", "math")
@@ -406,6 +447,8 @@ def float_constant(value: float, t: Attribute) -> llvm.ConstantOp:
     """A float constant of type `t`; a bf16 one is its i16 bit pattern."""
     if isinstance(t, BFloat16Type):
         return int_constant(bf16_bits(value), BF16_STORAGE_TYPE)
+    if is_narrow_float(t):
+        return int_constant(narrow_float_bits(value, t), NARROW_FLOAT_STORAGE_TYPE)
     return llvm.ConstantOp(FloatAttr(value, t), t)  # type: ignore[arg-type]
 
 
@@ -590,6 +633,8 @@ __all__ = [
     "BF16_BIT_OPS",
     "BF16_STORAGE_TYPE",
     "LLVM_EXTENSION_OPS",
+    "NARROW_FLOAT_BIT_OPS",
+    "NARROW_FLOAT_STORAGE_TYPE",
     "PTR",
     "ConversionPass",
     "FPToSIOp",
@@ -615,10 +660,12 @@ __all__ = [
     "is_bf16",
     "is_contiguous",
     "is_float",
+    "is_narrow_float",
     "llvm_operand",
     "llvm_operands",
     "memref_offset",
     "memref_strides",
+    "narrow_float_bits",
     "normalize_int",
     "replace_with_llvm",
     "type_suffix",

@@ -4,7 +4,8 @@ A splat constant becomes `linalg.fill` of a fresh tensor (no data in the
 binary); any other constant an `arith.constant` of a signless dense tensor,
 which bufferization turns into a read-only global. A complex splat fills with
 a `complex.constant`; other complex literals stay dense (re, im pairs). `iota` is a generic that
-converts its `linalg.index` to the element type.
+converts its `linalg.index` to the element type (a complex iota: to the real
+part, with a zero imaginary part).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from xdsl.builder import Builder
-from xdsl.dialects import arith
+from xdsl.dialects import arith, complex
 from xdsl.dialects.builtin import (
     AnyFloat,
     ComplexType,
@@ -26,7 +27,6 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.linalg.ops import IndexOp
 from xdsl.ir import Attribute, SSAValue
 
-from lowering.to_llvm.common import LoweringError
 from lowering.xla_to_linalg.converter import (
     Converter,
     empty,
@@ -41,7 +41,7 @@ from lowering.xla_to_linalg.scalar import signless_type
 from lowering.xla_to_linalg.scalar_complex import complex_constant
 from xla_dialect.literals import to_numpy
 from xla_dialect.ops.constants import ConstantOp, IotaOp
-from xla_dialect.types import element_type_of, is_complex
+from xla_dialect.types import element_type_of
 
 
 def scalar_attr(value: object, element: Attribute) -> Attribute:
@@ -99,17 +99,19 @@ def lower_iota(cx: Converter, op: IotaOp, builder: Builder) -> Sequence[SSAValue
     rank = result_type.get_num_dims()
     dim = op.iota_dimension.value.data
     element = result_type.element_type
-    xla_element = element_type_of(op.output.type)
 
     def body(b: Builder, args: Sequence[SSAValue]) -> Sequence[SSAValue]:
         index = b.insert(IndexOp(dim)).result
         if isinstance(element, IntegerType):
             return [b.insert(arith.IndexCastOp(index, element)).result]
         wide = b.insert(arith.IndexCastOp(index, i64)).result
+        if isinstance(element, ComplexType):  # the index as the real part, 0i
+            part = element.element_type
+            re = b.insert(arith.SIToFPOp(wide, part)).result  # pyright: ignore[reportArgumentType]
+            zero = b.insert(arith.ConstantOp(FloatAttr(0.0, part))).result  # pyright: ignore
+            return [b.insert(complex.CreateOp(re, zero, element)).results[0]]
         return [b.insert(arith.SIToFPOp(wide, element)).result]
 
-    if is_complex(xla_element):
-        raise LoweringError("complex iota is not compiled yet", op)
     return generic(builder, [], [], [empty(builder, result_type)], [identity_map(rank)], parallel(rank), body)
 
 

@@ -12,7 +12,7 @@ from collections.abc import Sequence
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, tensor
-from xdsl.dialects.builtin import AffineMapAttr, IntegerType
+from xdsl.dialects.builtin import AffineMapAttr, ComplexType, IntegerType
 from xdsl.dialects.linalg.ops import IndexOp
 from xdsl.ir import Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr
@@ -33,6 +33,7 @@ from lowering.xla_to_linalg.converter import (
     result_tensor_type,
 )
 from lowering.xla_to_linalg.scalar import emit_scalar_op
+from lowering.xla_to_linalg.scalar_complex import bits_to_complex, complex_to_bits
 from xla_dialect.ops.constants import ConstantOp
 from xla_dialect.ops.elementwise import (
     BINARY_OP_CLASSES,
@@ -111,9 +112,13 @@ def lower_bitcast_convert(cx: Converter, op: BitcastConvertOp, builder: Builder)
     out_elt = result_type.element_type
 
     def to_int(b: Builder, v: SSAValue, t: IntegerType) -> SSAValue:
+        if isinstance(v.type, ComplexType):  # real part in the low half
+            return complex_to_bits(b.insert, v, v.type)
         return v if isinstance(v.type, IntegerType) else b.insert(arith.BitcastOp(v, t)).result
 
     def from_int(b: Builder, v: SSAValue, t: object) -> SSAValue:
+        if isinstance(t, ComplexType):
+            return bits_to_complex(b.insert, v, t)
         return v if isinstance(t, IntegerType) else b.insert(arith.BitcastOp(v, t)).result  # pyright: ignore
 
     if out_w > in_w:

@@ -56,6 +56,7 @@ from xdsl.dialects.builtin import (
     IntegerAttr,
     IntegerType,
     MemRefType,
+    ReducedPrecisionFloatType,
     Signedness,
     TensorType,
     VectorType,
@@ -151,6 +152,8 @@ def _float_bits(t: Attribute) -> tuple[int, int]:
         return 8, 23
     if isinstance(t, Float64Type):
         return 11, 52
+    if isinstance(t, ReducedPrecisionFloatType):  # f8/f6/f4 (emulated in f32)
+        return t.SEMANTICS.exponent_bits, t.SEMANTICS.mantissa_bits
     raise LoweringError(f"unsupported float type {format_type(t)}")
 
 
@@ -417,6 +420,12 @@ def _total_order_key(s: _Scalar, t: Attribute, x: SSAValue) -> SSAValue:
     sign_fill = s.r(arith.ShRSIOp(bits, s.c(_width(it) - 1, it)))
     flip = s.r(arith.ShRUIOp(sign_fill, s.c(1, it)))
     return s.r(arith.XOrIOp(bits, flip))
+
+
+def total_order_key(emit: Emit, op: Operation, t: Attribute, x: SSAValue) -> SSAValue:
+    """The integer whose signed order is the IEEE total order of the float `x`
+    of type `t` (for the complex TOTALORDER compare; `op` is named in errors)."""
+    return _total_order_key(_Scalar(emit, op), t, x)
 
 
 def _compare(s: _Scalar, op: Operation, a: SSAValue, b: SSAValue) -> SSAValue:

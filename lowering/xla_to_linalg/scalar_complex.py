@@ -21,10 +21,21 @@ Conversions: complex → complex converts both parts; a real (float, integer or
 PRED) becomes the real part (converted with `xla.convert`'s semantics) with a
 zero imaginary part; complex → real keeps the real part, as XLA does.
 `select` picks whole complex values (`arith.select`, split into the parts by
-`convert-complex-to-standard`). Only `EQ`/`NE` comparisons exist on complex
-numbers (both parts equal / either differs); the order-based ops (`maximum`,
-`minimum`, `clamp`, `remainder`, ordered compares) and `bitcast_convert` are
-rejected with a diagnostic.
+`convert-complex-to-standard`). `EQ`/`NE` compare both parts (IEEE).
+
+Order: StableHLO defines `maximum`, `minimum` and `clamp` on complex numbers by
+the lexicographic order of (real, imaginary), exactly as its reference
+interpreter computes them: `max(a, b) = gt(a, b) ? a : b` with
+`gt(a, b) = re(a) == re(b) ? im(a) > im(b) : re(a) > re(b)` (IEEE compares,
+so -0 == +0 and a NaN part makes the compare false, picking `b`); `min` uses
+`<` likewise and `clamp(lo, x, hi) = min(max(x, lo), hi)`. A `TOTALORDER`
+compare (the only ordered compare the dialect accepts on complex numbers) is
+lexicographic over the total order of each part (the integer keys of
+`scalar.total_order_key`; `EQ`/`NE` then compare bit patterns).
+
+`bitcast_convert` moves a complex value's bits as one integer of twice the
+part's width, the real part in the low half (the memory layout, little-endian):
+`complex_to_bits`/`bits_to_complex`. `remainder` is rejected with a diagnostic.
 """
 
 from __future__ import annotations
@@ -32,12 +43,12 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.dialects import arith, complex
-from xdsl.dialects.builtin import AnyFloat, ArrayAttr, ComplexType, FloatAttr
+from xdsl.dialects.builtin import AnyFloat, ArrayAttr, ComplexType, FloatAttr, IntegerType
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from lowering.to_llvm.common import LoweringError
-from lowering.xla_to_linalg.scalar import Emit, convert_element
-from xla_dialect.attributes import ComparisonDirectionAttr
+from lowering.to_llvm.common import LoweringError, bitwidth
+from lowering.xla_to_linalg.scalar import Emit, convert_element, total_order_key
+from xla_dialect.attributes import ComparisonDirectionAttr, ComparisonType, ComparisonTypeAttr
 from xla_dialect.types import element_type_of, format_type, is_complex
 
 _UNARY: dict[str, type[Operation]] = {
@@ -120,6 +131,85 @@ def convert_complex_element(emit: Emit, op: Operation, x: SSAValue, src: Attribu
     return _Complex(emit, op).convert(src, dst, x)
 
 
+def complex_to_bits(emit: Emit, x: SSAValue, t: ComplexType) -> SSAValue:
+    """The bits of the complex scalar `x` as one integer: the real part's bits
+    in the low half, the imaginary part's in the high half."""
+    part = t.element_type
+    assert isinstance(part, AnyFloat)
+    half = IntegerType(part.bitwidth)
+    whole = IntegerType(2 * part.bitwidth)
+
+    def r(new: Operation) -> SSAValue:
+        return emit(new).results[0]
+
+    re = r(arith.ExtUIOp(r(arith.BitcastOp(r(complex.ReOp(x)), half)), whole))
+    im = r(arith.ExtUIOp(r(arith.BitcastOp(r(complex.ImOp(x)), half)), whole))
+    shift = r(arith.ConstantOp.from_int_and_width(part.bitwidth, whole))
+    return r(arith.OrIOp(re, r(arith.ShLIOp(im, shift))))
+
+
+def bits_to_complex(emit: Emit, bits: SSAValue, t: ComplexType) -> SSAValue:
+    """The complex scalar of type `t` whose bits (as `complex_to_bits` lays
+    them out) are the integer `bits`."""
+    part = t.element_type
+    assert isinstance(part, AnyFloat)
+    half = IntegerType(part.bitwidth)
+    whole = IntegerType(2 * part.bitwidth)
+
+    def r(new: Operation) -> SSAValue:
+        return emit(new).results[0]
+
+    shift = r(arith.ConstantOp.from_int_and_width(part.bitwidth, whole))
+    re = r(arith.BitcastOp(r(arith.TruncIOp(bits, half)), part))
+    im = r(arith.BitcastOp(r(arith.TruncIOp(r(arith.ShRUIOp(bits, shift)), half)), part))
+    return r(complex.CreateOp(re, im, t))
+
+
+_STRICT_KEY_PREDICATES = {"GT": "sgt", "GE": "sgt", "LT": "slt", "LE": "slt"}
+"""The strict order on total-order keys each ordered direction starts from."""
+
+
+def _lexicographic(c: _Complex, strict: str, a: SSAValue, b: SSAValue) -> SSAValue:
+    """StableHLO's complex order: `re(a) == re(b) ? im(a) <strict> im(b) :
+    re(a) <strict> re(b)` with IEEE compares (`strict` is `ogt` or `olt`)."""
+    ra, rb = c.r(complex.ReOp(a)), c.r(complex.ReOp(b))
+    ia, ib = c.r(complex.ImOp(a)), c.r(complex.ImOp(b))
+    same_real = c.r(arith.CmpfOp(ra, rb, "oeq"))
+    by_imag = c.r(arith.CmpfOp(ia, ib, strict))
+    by_real = c.r(arith.CmpfOp(ra, rb, strict))
+    return c.r(arith.SelectOp(same_real, by_imag, by_real))
+
+
+def _pick(c: _Complex, strict: str, a: SSAValue, b: SSAValue) -> SSAValue:
+    """`a` if it comes first by `strict` (`ogt`: maximum, `olt`: minimum), else `b`."""
+    return c.r(arith.SelectOp(_lexicographic(c, strict, a, b), a, b))
+
+
+def _total_order_compare(c: _Complex, t: ComplexType, d: str, a: SSAValue, b: SSAValue) -> SSAValue:
+    """`a <d> b` lexicographically over the total order of the parts."""
+    part = t.element_type
+    keys = [
+        total_order_key(c.emit, c.op, part, c.r(cls(v)))
+        for v in (a, b)
+        for cls in (complex.ReOp, complex.ImOp)
+    ]
+    ra, ia, rb, ib = keys
+    same_real = c.r(arith.CmpiOp(ra, rb, "eq"))
+    same_imag = c.r(arith.CmpiOp(ia, ib, "eq"))
+    equal = c.r(arith.AndIOp(same_real, same_imag))
+    if d == "EQ":
+        return equal
+    if d == "NE":
+        return c.r(arith.XOrIOp(equal, c.r(arith.ConstantOp.from_int_and_width(1, 1))))
+    strict = _STRICT_KEY_PREDICATES[d]
+    by_imag = c.r(arith.CmpiOp(ia, ib, strict))
+    by_real = c.r(arith.CmpiOp(ra, rb, strict))
+    ordered = c.r(arith.SelectOp(same_real, by_imag, by_real))
+    if d in ("GE", "LE"):
+        return c.r(arith.OrIOp(ordered, equal))
+    return ordered
+
+
 def emit_complex_scalar_op(emit: Emit, op: Operation, operands: Sequence[SSAValue]) -> list[SSAValue]:
     """One element of the element-wise xla op `op`, some of whose operand or
     result element types are complex, as `complex`/`arith` ops."""
@@ -139,11 +229,24 @@ def emit_complex_scalar_op(emit: Emit, op: Operation, operands: Sequence[SSAValu
         direction = op.properties["comparison_direction"]
         assert isinstance(direction, ComparisonDirectionAttr)
         d = direction.data.value
+        compare_type = op.properties.get("compare_type")
+        if isinstance(compare_type, ComparisonTypeAttr) and compare_type.data == ComparisonType.TOTALORDER:
+            assert isinstance(in_types[0], ComplexType)
+            return [_total_order_compare(c, in_types[0], d, operands[0], operands[1])]
         if d == "EQ":
             return [c.r(complex.EqualOp(operands[0], operands[1]))]
         if d == "NE":
             return [c.r(complex.NotEqualOp(operands[0], operands[1]))]
-        raise c.error(f"comparison {d} of complex numbers is not supported (only EQ and NE)")
+        raise c.error(f"comparison {d} of complex numbers is not supported (only EQ and NE, or TOTALORDER)")
+    if name == "xla.maximum":
+        return [_pick(c, "ogt", operands[0], operands[1])]
+    if name == "xla.minimum":
+        return [_pick(c, "olt", operands[0], operands[1])]
+    if name == "xla.clamp":
+        lo, x, hi = operands
+        return [_pick(c, "olt", _pick(c, "ogt", x, lo), hi)]
+    if name == "xla.bitcast_convert":
+        return [_bitcast_complex(c, in_types[0], out_type, operands[0])]
     if name in _PARTS:
         return [c.r(_PARTS[name](operands[0]))]
     if name in _UNARY:
@@ -171,4 +274,28 @@ def emit_complex_scalar_op(emit: Emit, op: Operation, operands: Sequence[SSAValu
     raise c.error(f"it is not defined on element type {format_type(t)}")
 
 
-__all__ = ["complex_constant", "convert_complex_element", "emit_complex_scalar_op"]
+def _bitcast_complex(c: _Complex, src: Attribute, dst: Attribute, x: SSAValue) -> SSAValue:
+    """A same-width bitcast with a complex side (through the integer bits)."""
+    if bitwidth(src) != bitwidth(dst):
+        raise c.error(
+            f"bitcast between widths ({format_type(src)} to {format_type(dst)}) has no "
+            "scalar form: the element-wise lowering regroups the elements"
+        )
+    width = IntegerType(bitwidth(src))
+    bits = complex_to_bits(c.emit, x, src) if isinstance(src, ComplexType) else x
+    if isinstance(bits.type, AnyFloat):
+        bits = c.r(arith.BitcastOp(bits, width))
+    if isinstance(dst, ComplexType):
+        return bits_to_complex(c.emit, bits, dst)
+    if isinstance(dst, AnyFloat):
+        return c.r(arith.BitcastOp(bits, dst))
+    return bits
+
+
+__all__ = [
+    "bits_to_complex",
+    "complex_constant",
+    "complex_to_bits",
+    "convert_complex_element",
+    "emit_complex_scalar_op",
+]

@@ -108,3 +108,62 @@ func.func @untouched(%a: bf16, %x: f32, %y: f16, %m: memref<4xbf16>) -> (f32, bf
 }
 
 // ERR: error: arith-emulate-unsupported-floats: 'i32' is not a float type
+
+// f8/f6/f4 are sources by default. Their ops are computed in f32 like bf16,
+// and every conversion from/to them is expanded into integer code on the bits
+// (they reach LLVM as i8): decoding builds significand * 2^(e - bias - m) in
+// f32 and picks the format's NaN; encoding rounds the f32 bits to nearest
+// even and applies the format's overflow rule (f8E4M3FN: 127 = NaN).
+// CHECK-LABEL: func.func @f8_add(
+// CHECK-NEXT:    %[[ABITS:.*]] = builtin.unrealized_conversion_cast %a : f8E4M3FN to i8
+// CHECK-NEXT:    %[[A32:.*]] = arith.extui %[[ABITS]] : i8 to i32
+// CHECK:         %[[SIG:.*]] = arith.uitofp %{{.*}} : i32 to f32
+// CHECK-NEXT:    %[[MAG:.*]] = arith.mulf %[[SIG]], %{{.*}} : f32
+// CHECK:         builtin.unrealized_conversion_cast %b : f8E4M3FN to i8
+// CHECK:         %[[SUM:.*]] = arith.addf %{{.*}}, %{{.*}} : f32
+// CHECK-NEXT:    %[[BITS:.*]] = arith.bitcast %[[SUM]] : f32 to i32
+// CHECK:         %[[NAN:.*]] = arith.constant 127 : i8
+// CHECK:         %[[R:.*]] = builtin.unrealized_conversion_cast %{{.*}} : i8 to f8E4M3FN
+// CHECK-NEXT:    func.return %[[R]] : f8E4M3FN
+// CHECK-NOT:     arith.addf {{.*}} : f8E4M3FN
+func.func @f8_add(%a: f8E4M3FN, %b: f8E4M3FN) -> f8E4M3FN {
+  %0 = arith.addf %a, %b : f8E4M3FN
+  func.return %0 : f8E4M3FN
+}
+
+// Conversions already in the IR: f64 is rounded to f32 first (as ml_dtypes
+// does); f8E5M2 overflows to inf (124); widening to f64 decodes to f32 first.
+// Constants and selects keep the narrow type (the LLVM conversion stores bits).
+// CHECK-LABEL: func.func @f8_convert(
+// CHECK-NEXT:    %[[C:.*]] = arith.constant 1.500000e+00 : f8E5M2
+// CHECK-NEXT:    %[[X32:.*]] = arith.truncf %x : f64 to f32
+// CHECK-NEXT:    %{{.*}} = arith.bitcast %[[X32]] : f32 to i32
+// CHECK:         %{{.*}} = arith.constant 124 : i32
+// CHECK:         %[[N:.*]] = builtin.unrealized_conversion_cast %{{.*}} : i8 to f8E5M2
+// CHECK-NEXT:    %[[S:.*]] = arith.select %p, %[[N]], %[[C]] : f8E5M2
+// CHECK-NEXT:    builtin.unrealized_conversion_cast %[[S]] : f8E5M2 to i8
+// CHECK:         %[[W:.*]] = arith.select %{{.*}}, %{{.*}}, %{{.*}} : f32
+// CHECK:         %[[D:.*]] = arith.extf %{{.*}} : f32 to f64
+// CHECK-NEXT:    func.return %[[D]] : f64
+func.func @f8_convert(%x: f64, %p: i1) -> f64 {
+  %c = arith.constant 1.5 : f8E5M2
+  %0 = arith.truncf %x : f64 to f8E5M2
+  %1 = arith.select %p, %0, %c : f8E5M2
+  %2 = arith.extf %1 : f8E5M2 to f64
+  func.return %2 : f64
+}
+
+// f6 types: no NaN, no inf; saturation to the largest finite value (31 = 7.5),
+// NaN becomes the zero of the opposite sign (ml_dtypes' choice).
+// CHECK-LABEL: func.func @f6_saturate(
+// CHECK:         %[[MAX:.*]] = arith.constant 31 : i8
+// CHECK-NEXT:    %[[SAT:.*]] = arith.ori %{{.*}}, %[[MAX]] : i8
+// CHECK-NEXT:    %[[NANBIT:.*]] = arith.constant 32 : i8
+// CHECK-NEXT:    %[[NAN:.*]] = arith.xori %{{.*}}, %[[NANBIT]] : i8
+// CHECK:         %[[PICK:.*]] = arith.select %{{.*}}, %[[SAT]], %{{.*}} : i8
+// CHECK-NEXT:    %[[OUT:.*]] = arith.select %{{.*}}, %[[NAN]], %[[PICK]] : i8
+// CHECK-NEXT:    builtin.unrealized_conversion_cast %[[OUT]] : i8 to f6E2M3FN
+func.func @f6_saturate(%x: f32) -> f6E2M3FN {
+  %0 = arith.truncf %x : f32 to f6E2M3FN
+  func.return %0 : f6E2M3FN
+}

@@ -18,8 +18,8 @@ func.func @tuple_left(%t: tuple<tensor<f32>>) -> tensor<f32> {
 // -----
 
 func.func @complex(%x: tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>> {
-  // expected-error @+1 {{cannot lower 'xla.maximum': it is not defined on element type complex<f32>}}
-  %0 = xla.maximum %x, %x : tensor<2xcomplex<f32>>
+  // expected-error @+1 {{cannot lower 'xla.remainder': it is not defined on element type complex<f32>}}
+  %0 = xla.remainder %x, %x : tensor<2xcomplex<f32>>
   func.return %0 : tensor<2xcomplex<f32>>
 }
 

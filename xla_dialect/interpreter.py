@@ -1,0 +1,53 @@
+"""The `interpreter` dialect: the StableHLO interpreter's harness op `run_parallel`.
+
+    %r:2 = "interpreter.run_parallel"(%a, %t) {programs = [[@f]], infeed = [@q0, @q1]}
+        : (tensor<2xi64>, !stablehlo.token) -> (tensor<2xi64>, !stablehlo.token)
+
+runs the grid of `programs` (replicas × partitions) on the operands, after the
+functions named by `infeed` filled the infeed queue in order. A one-program grid
+is an ordinary call (`passes/inline_run_parallel.py`); larger grids need the
+cross-replica runtime and are reported as such.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects.builtin import ArrayAttr, SymbolRefAttr
+from xdsl.ir import Dialect
+from xdsl.irdl import (
+    IRDLOperation,
+    irdl_op_definition,
+    opt_prop_def,
+    prop_def,
+    var_operand_def,
+    var_result_def,
+)
+from xdsl.utils.exceptions import VerifyException
+
+
+@irdl_op_definition
+class RunParallelOp(IRDLOperation):
+    """Runs `programs[replica][partition]` on the operands (split evenly among them)."""
+
+    name = "interpreter.run_parallel"
+    inputs = var_operand_def()
+    results_ = var_result_def()
+    programs = prop_def(ArrayAttr)
+    infeed = opt_prop_def(ArrayAttr)
+
+    def grid(self) -> list[list[SymbolRefAttr]]:
+        return [list(row.data) for row in self.programs.data]  # pyright: ignore
+
+    def verify_(self) -> None:
+        rows = self.programs.data
+        if not rows or not all(isinstance(r, ArrayAttr) and r.data for r in rows):
+            raise VerifyException("programs must be a non-empty array of non-empty arrays of symbols")
+        if len({len(r.data) for r in rows}) != 1:  # pyright: ignore
+            raise VerifyException("every replica must run the same number of partitions")
+        symbols = [s for r in rows for s in r.data] + list(self.infeed.data if self.infeed else [])  # pyright: ignore
+        if not all(isinstance(s, SymbolRefAttr) for s in symbols):
+            raise VerifyException("programs and infeed must name functions (@f)")
+
+
+INTERPRETER = Dialect("interpreter", [RunParallelOp], [])
+
+__all__ = ["INTERPRETER", "RunParallelOp"]
