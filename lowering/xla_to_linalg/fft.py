@@ -6,28 +6,39 @@ tensor along that axis at once: the other dimensions (batch dimensions and the
 other transformed axes) are parallel dimensions of every generic, so a batch
 costs no more loops than one line.
 
-1-D transforms of length n:
+1-D transforms of length n, on the tensor viewed as [P, n, Q] (the dimensions
+before and after the axis merged; `expand_shape`/`collapse_shape`, views):
 
-* n = 2^m: the Stockham radix-2 algorithm, m stages, each ONE parallel generic
-  `y = stage(x)` with purely affine indexing (no index arithmetic, no bit
-  reversal, results in natural order). With stride s = 2^k, stage k views the
-  axis of x as `[2, n/(2s), s]` (h, p, q) and the axis of y as
-  `[n/(2s), 2, s]` (p, e, q) (`tensor.expand_shape`), and computes
-  `y[p, 0, q] = x[0, p, q] + x[1, p, q]` and
-  `y[p, 1, q] = (x[0, p, q] - x[1, p, q]) · w^(p·s)`, `w = e^(∓2πi/n)`.
-  The innermost loops run along q and the dimensions after the axis, reading
-  and writing contiguously.
+* n whose prime factors are all <= 13: mixed-radix Stockham (autosort, results
+  in natural order, no bit reversal). n = r_1 r_2 ... with radix 4 for pairs of
+  twos, one radix 2 for an odd power, then 3, 5, 7, 11, 13. With s = the
+  product of the radices before (the stride) and m = n / (r s), stage (r, s)
+  computes for p < m, q < s, k < r
+  `y[q + s(r p + k)] = w^(p k s) · Σ_j x[q + s(p + m j)] ω_r^(jk)`
+  (`w = e^(∓2πi/n)`, `ω_r = e^(∓2πi/r)`). Each stage is a nest of `scf.for`
+  loops carrying the result tensor, whose body extracts the r inputs, computes
+  the butterfly in real arithmetic on the parts (radix 2 and 4 by additions and
+  a swap for ±i; an odd radix from the pairs `a_j ± a_(r-j)` times cosines and
+  sines), multiplies by the stage's twiddles (a table laid out [k - 1][p], none
+  in the last stage) and inserts the r outputs. The loops are ordered so the
+  innermost one streams memory with unit-stride index arithmetic that LLVM
+  vectorizes: along Q when there are dimensions after the axis, else along q
+  once the stride s >= 8, else along p (the early stages). Stage i + 1 writes
+  into the input of stage i - 1 (dead by then), so a transform uses two buffers
+  (`bufferize` reuses them in place) whatever its number of stages.
 * any other n: Bluestein's chirp-z algorithm, exact in exact arithmetic:
   `X_k = w_k Σ_j (x_j w_j) conj(w_{k-j})` with `w_j = e^(∓πi j²/n)` is a
-  convolution, computed by power-of-two transforms of size M >= 2n - 1:
+  convolution, computed by mixed-radix transforms of size M, the least
+  2^a 3^b 5^c >= 2n - 1:
   `X = w · IFFT_M(FFT_M(pad_M(x · w)) · FFT_M(b))` (b the wrapped conj(w)).
   So every length is O(n log n).
 
 The constants of a transform are those of an FFT "plan", computed when
-compiling, in float64 and rounded once to the element type: the twiddle table
-`e^(∓2πi k/n)` (k < n/2), the chirp `w` (its angle from `j² mod 2n`, exact in
-integers) and the chirp's spectrum `FFT_M(b) / M` (NumPy's FFT of a constant;
-the data itself is only ever transformed by the code here).
+compiling, in extended precision (`roots`: octant symmetry, 80-bit angles) and
+rounded once to the element type: the twiddle tables `e^(∓2πi pks/n)`, the
+butterflies' cosines and sines, the chirp `w` (its angle from `j² mod 2n`,
+exact in integers) and the chirp's spectrum `FFT_M(b) / M` (NumPy's FFT of a
+constant; the data itself is only ever transformed by the code here).
 
 Types: `FFT`/`IFFT` transform every axis (IFFT with the inverse twiddles and
 one final scaling by `1 / Π fft_length`). `RFFT` converts the real operand to
@@ -41,7 +52,7 @@ part. A result without elements is just `tensor.empty`.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 
 import numpy as np
 from xdsl.builder import Builder
@@ -174,70 +185,265 @@ def _line_map(rank: int, axis: int) -> AffineMapAttr:
 
 
 # ---------------------------------------------------------------------------
-# Power-of-two lengths: Stockham radix-2
+# Smooth lengths: mixed-radix Stockham
 # ---------------------------------------------------------------------------
 
+Parts = tuple[SSAValue, SSAValue]
+"""A complex scalar as its (real, imaginary) float values."""
 
-def _stage(
-    b: Builder, x: SSAValue, axis: int, n: int, log_s: SSAValue, twiddles: SSAValue, into: SSAValue | None = None
+
+class _Real:
+    """Emits the real arithmetic of the butterflies on (re, im) parts: plain IEEE
+    operations, no complex-dialect ops (so nothing but adds and multiplies
+    reaches LLVM, which vectorizes them)."""
+
+    def __init__(self, b: Builder, part: AnyFloat) -> None:
+        self.b = b
+        self.part = part
+        self.constants: dict[float, SSAValue] = {}
+        self.indices: dict[int, SSAValue] = {}
+
+    def _op(self, cls: type, x: SSAValue, y: SSAValue) -> SSAValue:
+        return self.b.insert(cls(x, y)).results[0]
+
+    def const(self, v: float) -> SSAValue:
+        """The constant `v` (one op per value and body)."""
+        if v not in self.constants:
+            self.constants[v] = self.b.insert(arith.ConstantOp(FloatAttr(v, self.part))).result  # pyright: ignore[reportArgumentType]
+        return self.constants[v]
+
+    def index(self, v: int) -> SSAValue:
+        if v not in self.indices:
+            self.indices[v] = index_constant(self.b, v)
+        return self.indices[v]
+
+    def add(self, x: Parts, y: Parts) -> Parts:
+        return self._op(arith.AddfOp, x[0], y[0]), self._op(arith.AddfOp, x[1], y[1])
+
+    def sub(self, x: Parts, y: Parts) -> Parts:
+        return self._op(arith.SubfOp, x[0], y[0]), self._op(arith.SubfOp, x[1], y[1])
+
+    def mul(self, x: Parts, y: Parts) -> Parts:
+        """The textbook complex product (as XLA and NumPy)."""
+        (a, c), (d, e) = x, y
+        m = arith.MulfOp
+        return (
+            self._op(arith.SubfOp, self._op(m, a, d), self._op(m, c, e)),
+            self._op(arith.AddfOp, self._op(m, a, e), self._op(m, c, d)),
+        )
+
+    def scale(self, x: Parts, factor: float) -> Parts:
+        f = self.const(factor)
+        return self._op(arith.MulfOp, x[0], f), self._op(arith.MulfOp, x[1], f)
+
+    def times_i(self, x: Parts, sign: float) -> Parts:
+        """`x · (sign · i)`."""
+        neg = self.b.insert(arith.NegfOp(x[1] if sign > 0 else x[0])).result
+        return (neg, x[0]) if sign > 0 else (x[1], neg)
+
+
+_PI = np.longdouble("3.14159265358979323846264338327950288")
+"""π in extended precision (x86's 80-bit long double where NumPy has it): the
+twiddles are computed in it and rounded once, so they are the correctly rounded
+float64 values (sin(π/6) is 0.5, not 0.49999999999999994)."""
+
+
+def roots(i: np.ndarray | int, n: int, sign: float) -> np.ndarray:
+    """`e^(sign·2πi·i/n)` in complex128, by octant symmetry from angles <= π/4
+    (so multiples of π/4 come out exact: cos(π/2) is 0, cos(2π/3) is -1/2)."""
+    a = 8 * (np.asarray(i, dtype=np.int64) % n)  # the angle in units of 2π/(8n)
+    sin_sign = np.where(a > 4 * n, -1.0, 1.0)
+    a = np.where(a > 4 * n, 8 * n - a, a)
+    cos_sign = np.where(a > 2 * n, -1.0, 1.0)
+    a = np.where(a > 2 * n, 4 * n - a, a)
+    swap = a > n
+    a = np.where(swap, 2 * n - a, a)
+    angle = _PI * a.astype(np.longdouble) / (4 * n)
+    c, s = np.cos(angle).astype(np.float64), np.sin(angle).astype(np.float64)
+    c, s = np.where(swap, s, c), np.where(swap, c, s)
+    return cos_sign * c + 1j * (sign * sin_sign * s)
+
+
+def _butterfly(e: _Real, a: Sequence[Parts], sign: float) -> list[Parts]:
+    """The DFT of the r = len(a) values, `y_k = Σ_j a_j ω^(jk)` with
+    `ω = e^(sign·2πi/r)`: radix 2 and 4 by additions only; an odd radix pairs
+    `a_j ± a_(r-j)` so that each output needs (r-1)/2 real multiples of each
+    pair (the cosines and sines computed in float64, rounded once)."""
+    r = len(a)
+    if r == 2:
+        return [e.add(a[0], a[1]), e.sub(a[0], a[1])]
+    if r == 4:
+        t0, t1 = e.add(a[0], a[2]), e.sub(a[0], a[2])
+        t2, t3 = e.add(a[1], a[3]), e.times_i(e.sub(a[1], a[3]), sign)
+        return [e.add(t0, t2), e.add(t1, t3), e.sub(t0, t2), e.sub(t1, t3)]
+    assert r % 2 == 1
+    h = (r - 1) // 2
+    sums = [e.add(a[j], a[r - j]) for j in range(1, h + 1)]
+    diffs = [e.sub(a[j], a[r - j]) for j in range(1, h + 1)]
+    y0 = a[0]
+    for t in sums:
+        y0 = e.add(y0, t)
+    out: list[Parts | None] = [y0] + [None] * (r - 1)
+    for k in range(1, h + 1):
+        c: Parts = a[0]
+        d: Parts | None = None
+        for j in range(1, h + 1):
+            w = roots(j * k, r, 1.0).item()
+            c = e.add(c, e.scale(sums[j - 1], w.real))
+            term = e.scale(diffs[j - 1], w.imag)
+            d = term if d is None else e.add(d, term)
+        assert d is not None
+        rotated = e.times_i(d, sign)
+        out[k] = e.add(c, rotated)
+        out[r - k] = e.sub(c, rotated)
+    return [v for v in out if v is not None]
+
+
+SMALL_PRIMES = (2, 3, 5, 7, 11, 13)
+"""The radices of the mixed-radix path: a length with a larger prime factor goes
+through Bluestein."""
+
+
+def radices(n: int) -> list[int] | None:
+    """The stage radices of a length whose prime factors are all small: radix 4
+    for pairs of twos, one radix 2 for an odd power, then the odd primes (None for
+    a length with a larger prime factor)."""
+    counts: dict[int, int] = {}
+    for p in SMALL_PRIMES:
+        while n % p == 0:
+            counts[p] = counts.get(p, 0) + 1
+            n //= p
+    if n != 1:
+        return None
+    twos = counts.pop(2, 0)
+    out = [4] * (twos // 2) + [2] * (twos % 2)
+    for p in SMALL_PRIMES[1:]:
+        out += [p] * counts.get(p, 0)
+    return out
+
+
+INNER_P_BELOW = 8
+"""A stage of stride s < this (and no dimension after the axis) runs its
+butterfly index p innermost (the q loop would be too short to vectorize)."""
+
+
+def _nest(
+    b: Builder,
+    sizes: Sequence[int],
+    carried: SSAValue,
+    body: Callable[[Builder, list[SSAValue], SSAValue], SSAValue],
+    ivs: list[SSAValue] | None = None,
 ) -> SSAValue:
-    """One radix-2 Stockham stage of stride `s = 2^log_s` along `axis` (module
-    docstring), as a generic over the output: y at `q + s (2p + e)` is
-    `x[q + s p] ± x[q + s p + n/2]`, the difference times `w^(s p)`. `into`
-    is the init of the generic (a dead tensor whose buffer can be reused)."""
+    """Nested `scf.for`s over `sizes` (outermost first) carrying one tensor;
+    a loop of one trip is just the index 0."""
+    ivs = [] if ivs is None else ivs
+    if not sizes:
+        return body(b, ivs, carried)
+    if sizes[0] == 1:
+        return _nest(b, sizes[1:], carried, body, [*ivs, index_constant(b, 0)])
+    block = Block(arg_types=[IndexType(), carried.type])
+    inner = Builder(InsertPoint.at_end(block))
+    out = _nest(inner, sizes[1:], block.args[1], body, [*ivs, block.args[0]])
+    inner.insert(scf.YieldOp(out))
+    bounds = index_constant(b, 0), index_constant(b, sizes[0]), index_constant(b, 1)
+    return b.insert(scf.ForOp(*bounds, [carried], Region(block))).results[0]
+
+
+def _radix_stage(
+    b: Builder, x: SSAValue, into: SSAValue, n: int, s: int, r: int, sign: float
+) -> SSAValue:
+    """One Stockham stage of radix r and stride s on `x` of shape [P, n, Q] (a
+    batch of lines along the middle axis), written into `into` (module
+    docstring): with m = n / (r s), for p < m, q < s,
+    `y[q + s(r p + k)] = w^(p k s) Σ_j x[q + s(p + m j)] ω_r^(jk)`."""
     t = x.type
     assert isinstance(t, TensorType)
     ct = _complex_type(x)
-    rank = t.get_num_dims()
+    lines, _, after = t.get_shape()
+    m = n // (r * s)
+    twiddles: SSAValue | None = None
+    if m > 1:
+        p = np.arange(m, dtype=np.int64)
+        k = np.arange(1, r, dtype=np.int64)[:, None]
+        table = roots(p * k * s, n, sign)
+        twiddles = _table(b, table.reshape(-1), ct)
+    inner_p = after == 1 and s < INNER_P_BELOW
+    sizes = [lines, s, m, after] if inner_p else [lines, m, s, after]
 
-    def body(bb: Builder, args: Sequence[SSAValue]) -> Sequence[SSAValue]:
-        def op(cls: type, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
+    def body(bb: Builder, ivs: list[SSAValue], y: SSAValue) -> SSAValue:
+        line, column = ivs[0], ivs[3]
+        p_iv, q_iv = (ivs[2], ivs[1]) if inner_p else (ivs[1], ivs[2])
+        e = _Real(bb, ct.element_type)  # pyright: ignore[reportArgumentType]
+
+        def iop(cls: type, lhs: SSAValue, rhs: SSAValue) -> SSAValue:
             return bb.insert(cls(lhs, rhs)).results[0]
 
-        indices = [_index(bb, d) for d in range(rank)]
-        o = indices[axis]
-        one = index_constant(bb, 1)
-        stride = op(arith.ShLIOp, one, log_s)
-        q = op(arith.AndIOp, o, op(arith.SubiOp, stride, one))
-        group = op(arith.ShRUIOp, o, log_s)
-        p = op(arith.ShRUIOp, group, one)
-        upper = _cmp(bb, "ne", op(arith.AndIOp, group, one), index_constant(bb, 0))
-        offset = op(arith.ShLIOp, p, log_s)
-        first = op(arith.AddiOp, q, offset)
-        second = op(arith.AddiOp, first, index_constant(bb, n // 2))
-        a = bb.insert(tensor.ExtractOp(x, [*indices[:axis], first, *indices[axis + 1 :]], ct)).result
-        c = bb.insert(tensor.ExtractOp(x, [*indices[:axis], second, *indices[axis + 1 :]], ct)).result
-        w = bb.insert(tensor.ExtractOp(twiddles, [offset], ct)).result
-        total = op(complex.AddOp, a, c)
-        difference = op(complex.MulOp, op(complex.SubOp, a, c), w)
-        return [bb.insert(arith.SelectOp(upper, difference, total)).result]
+        bases: dict[int, SSAValue] = {}
 
-    init = empty(b, t) if into is None else into
-    return generic(b, [], [], [init], [identity_map(rank)], parallel(rank), body)[0]
+        def affine(scale: int, offset: int) -> SSAValue:
+            """`q + scale·p + offset`."""
+            if scale not in bases:
+                bases[scale] = iop(arith.AddiOp, q_iv, iop(arith.MuliOp, p_iv, e.index(scale)))
+            v = bases[scale]
+            return v if offset == 0 else iop(arith.AddiOp, v, e.index(offset))
+
+        def load(tensor_value: SSAValue, indices: Sequence[SSAValue]) -> Parts:
+            v = bb.insert(tensor.ExtractOp(tensor_value, indices, ct)).result
+            return bb.insert(complex.ReOp(v)).result, bb.insert(complex.ImOp(v)).result
+
+        a = [load(x, [line, affine(s, s * m * j), column]) for j in range(r)]
+        outs = _butterfly(e, a, sign)
+        for k in range(1, r):
+            if twiddles is not None:
+                at = iop(arith.AddiOp, p_iv, e.index((k - 1) * m))
+                outs[k] = e.mul(outs[k], load(twiddles, [at]))
+        for k, v in enumerate(outs):
+            value = bb.insert(complex.CreateOp(v[0], v[1], ct)).complex
+            y = bb.insert(tensor.InsertOp(value, y, [line, affine(s * r, s * k), column])).result
+        return y
+
+    return _nest(b, sizes, into, body)
 
 
-def _fft_pow2(b: Builder, x: SSAValue, axis: int, n: int, inverse: bool) -> SSAValue:
-    """log2(n) stages: two per iteration of an `scf.for` carrying the tensor (the
-    IR has the same size whatever n), the second stage writing over the carried
-    tensor, which the first has finished reading, so no stage copies its result
-    back into the loop's buffer; an odd last stage follows the loop."""
+def _mixed_radix(b: Builder, x: SSAValue, n: int, factors: Sequence[int], inverse: bool) -> SSAValue:
+    """The stages of `factors` on `x` of shape [P, n, Q]. Each stage writes into
+    the input of the stage before it (dead by then; `bufferize` reuses its
+    buffer), so a transform needs two buffers whatever its number of stages."""
     sign = 1.0 if inverse else -1.0
-    k = np.arange(n // 2, dtype=np.float64)
-    twiddles = _table(b, np.exp(sign * 2j * np.pi * k / n), _complex_type(x))
-    stages = n.bit_length() - 1
-    if stages >= 2:
-        block = Block(arg_types=[IndexType(), x.type])
-        inner = Builder(InsertPoint.at_end(block))
-        log_s = block.args[0]
-        y = _stage(inner, block.args[1], axis, n, log_s, twiddles)
-        next_log_s = inner.insert(arith.AddiOp(log_s, index_constant(inner, 1))).result
-        z = _stage(inner, y, axis, n, next_log_s, twiddles, into=block.args[1])
-        inner.insert(scf.YieldOp(z))
-        bounds = index_constant(b, 0), index_constant(b, stages - stages % 2), index_constant(b, 2)
-        x = b.insert(scf.ForOp(*bounds, [x], Region(block))).results[0]
-    if stages % 2:
-        x = _stage(b, x, axis, n, index_constant(b, stages - 1), twiddles)
+    t = x.type
+    assert isinstance(t, TensorType)
+    s = 1
+    previous: SSAValue | None = None
+    for r in factors:
+        y = _radix_stage(b, x, empty(b, t) if previous is None else previous, n, s, r, sign)
+        previous, x = x if s > 1 else None, y
+        s *= r
     return x
+
+
+def _as_lines(b: Builder, x: SSAValue, axis: int) -> SSAValue:
+    """`x` viewed as [P, n, Q]: the dimensions before and after `axis` merged."""
+    shape = _shape(x)
+    rank = len(shape)
+    padded = _split_axis(b, x, axis, [1, shape[axis], 1])
+    groups = [list(range(axis + 1)), [axis + 1], list(range(axis + 2, rank + 2))]
+    lines = int(np.prod(shape[:axis], dtype=np.int64))
+    after = int(np.prod(shape[axis + 1 :], dtype=np.int64))
+    out_type = TensorType(element_type_of(x.type), [lines, shape[axis], after])
+    op = tensor.CollapseShapeOp.create(
+        operands=[padded], result_types=[out_type], properties={"reassociation": _reassociation(groups)}
+    )
+    return b.insert(op).results[0]
+
+
+def _from_lines(b: Builder, y: SSAValue, shape: Sequence[int], axis: int) -> SSAValue:
+    """The inverse of `_as_lines`."""
+    rank = len(shape)
+    groups = [list(range(axis + 1)), [axis + 1], list(range(axis + 2, rank + 2))]
+    padded_shape = [*shape[:axis], 1, shape[axis], 1, *shape[axis + 1 :]]
+    t = TensorType(element_type_of(y.type), padded_shape)
+    padded = b.insert(tensor.ExpandShapeOp(y, [], _reassociation(groups), padded_shape, t)).result
+    return _merge_axis(b, padded, axis, 3)
 
 
 # ---------------------------------------------------------------------------
@@ -262,14 +468,30 @@ def _multiply_along(b: Builder, x: SSAValue, axis: int, table: SSAValue) -> SSAV
     return result
 
 
+def _smooth_at_least(n: int) -> int:
+    """The least 2^a 3^b 5^c >= n (the convolution size of Bluestein)."""
+    best = 1
+    while best < n:
+        best *= 2
+    p3 = 1
+    while p3 < best:
+        p5 = p3
+        while p5 < best:
+            v = p5
+            while v < n:
+                v *= 2
+            best = min(best, v)
+            p5 *= 5
+        p3 *= 3
+    return best
+
+
 def _bluestein(b: Builder, x: SSAValue, axis: int, n: int, inverse: bool) -> SSAValue:
     t = _complex_type(x)
-    size = 1
-    while size < 2 * n - 1:
-        size *= 2
+    size = _smooth_at_least(2 * n - 1)
     sign = 1.0 if inverse else -1.0
     j = np.arange(n, dtype=np.int64)
-    chirp = np.exp(sign * 1j * np.pi * ((j * j) % (2 * n)) / n)
+    chirp = roots((j * j) % (2 * n), 2 * n, sign)
     wrapped = np.zeros(size, dtype=np.complex128)
     wrapped[:n] = np.conj(chirp)
     wrapped[size - n + 1 :] = np.conj(chirp[1:])[::-1]
@@ -281,9 +503,9 @@ def _bluestein(b: Builder, x: SSAValue, axis: int, n: int, inverse: bool) -> SSA
     padded_shape = [*shape[:axis], size, *shape[axis + 1 :]]
     zero = complex_constant(b.insert, 0.0, 0.0, t)
     padded = pad_tensor(b, weighted, zero, [0] * len(shape), [0] * len(shape), TensorType(t, padded_shape))
-    transformed = _fft_pow2(b, padded, axis, size, inverse=False)
+    transformed = transform(b, padded, axis, size, inverse=False)
     product = _multiply_along(b, transformed, axis, _table(b, spectrum, t))
-    convolved = _fft_pow2(b, product, axis, size, inverse=True)
+    convolved = transform(b, product, axis, size, inverse=True)
     offsets = [0] * len(shape)
     strides = [1] * len(shape)
     sliced = b.insert(
@@ -297,9 +519,12 @@ def transform(b: Builder, x: SSAValue, axis: int, n: int, inverse: bool) -> SSAV
     `axis`, of length `n`."""
     if n <= 1:
         return x
-    if n & (n - 1) == 0:
-        return _fft_pow2(b, x, axis, n, inverse)
-    return _bluestein(b, x, axis, n, inverse)
+    factors = radices(n)
+    if factors is None:
+        return _bluestein(b, x, axis, n, inverse)
+    shape = _shape(x)
+    y = _mixed_radix(b, _as_lines(b, x, axis), n, factors, inverse)
+    return _from_lines(b, y, shape, axis)
 
 
 # ---------------------------------------------------------------------------

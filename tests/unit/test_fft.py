@@ -3,8 +3,9 @@
 All cases are functions of one module, compiled once: the four FFT types, 1 to 3
 transformed axes, batch dimensions, complex64/complex128 (float32/float64 for
 RFFT's operand and IRFFT's result), and lengths that exercise both algorithms:
-powers of two (Stockham radix-2) and every other length (Bluestein), from 1 up
-to 4096. The error is measured as max |got - want| / max |want| (an FFT's
+lengths whose prime factors are all <= 13 (mixed-radix Stockham: radix 4, 2, 3,
+5, 7, 11, 13 stages, inner loops along the butterfly index or the stride) and
+lengths with a larger prime factor (Bluestein), from 1 up to 12288. The error is measured as max |got - want| / max |want| (an FFT's
 rounding error is relative to the signal's norm, not to each output).
 """
 
@@ -84,10 +85,14 @@ class Case:
 
 
 LENGTHS = (1, 2, 3, 5, 8, 12, 17, 64, 100, 127, 1024)
+# one stage of each radix, and mixes of them (1001 = 7·11·13, 30030 = 2·3·5·7·11·13)
+MIXED = (4, 6, 7, 9, 11, 13, 15, 30, 32, 49, 60, 121, 169, 210, 1000, 1001, 30030)
+BOTH = (6, 9, 15, 30, 49, 60, 210, 1000)  # in both precisions; the others alternate
 
 CASES: list[Case] = [
     *(Case("FFT", (n,), (n,), p) for n in LENGTHS for p in ("c64", "c128")),
-    *(Case("IFFT", (n,), (n,), "c64") for n in (1, 3, 8, 12, 17, 127)),
+    *(Case("FFT", (n,), (n,), p) for i, n in enumerate(MIXED) for p in ("c64", "c128") if n in BOTH or p == ("c64", "c128")[i % 2]),
+    *(Case("IFFT", (n,), (n,), "c64") for n in (1, 3, 8, 12, 17, 127, 49, 210, 1001)),
     *(Case("IFFT", (n,), (n,), "c128") for n in (2, 5, 64, 100, 1024)),
     *(Case("RFFT", (n,), (n,), p) for n, p in ((1, "c64"), (2, "c128"), (3, "c64"), (8, "c128"), (17, "c64"), (100, "c128"))),
     *(Case("IRFFT", (n // 2 + 1,), (n,), p) for n, p in ((1, "c128"), (2, "c64"), (3, "c128"), (8, "c128"), (17, "c64"), (100, "c64"))),
@@ -96,6 +101,17 @@ CASES: list[Case] = [
     Case("IFFT", (4, 2, 64), (64,), "c128"),
     Case("RFFT", (5, 30), (30,)),
     Case("IRFFT", (3, 9), (16,), "c128"),
+    Case("FFT", (5, 1000), (1000,)),
+    Case("FFT", (3, 64), (64,), "c128"),
+    Case("IFFT", (2, 3, 210), (210,), "c128"),
+    Case("RFFT", (4, 1001), (1001,)),
+    # a transformed axis with dimensions after it (the innermost loop runs along them)
+    Case("FFT", (12, 5), (12, 5)),
+    Case("FFT", (2, 30, 9, 4), (30, 9, 4), "c128"),
+    Case("IFFT", (64, 3, 15), (64, 3, 15)),
+    Case("FFT", (3, 49, 8), (49, 8), "c128"),
+    Case("RFFT", (6, 9, 20), (6, 9, 20)),
+    Case("IRFFT", (9, 6, 11), (9, 6, 20), "c128"),
     # several axes
     Case("FFT", (4, 6), (4, 6)),
     Case("FFT", (2, 4, 6, 5), (4, 6, 5), "c128"),
@@ -108,6 +124,10 @@ CASES: list[Case] = [
     Case("FFT", (4096,), (4096,)),
     Case("FFT", (3000,), (3000,)),
     Case("IFFT", (4095,), (4095,)),
+    Case("FFT", (4096 * 3,), (4096 * 3,)),
+    Case("IFFT", (4096 * 3,), (4096 * 3,), "c128"),
+    Case("FFT", (2048,), (2048,), "c128"),
+    Case("FFT", (4099,), (4099,), "c128"),
     # nothing to transform
     Case("FFT", (0, 8), (8,)),
     Case("RFFT", (3, 0), (0,)),
