@@ -78,7 +78,7 @@ from xdsl.parser import Parser
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from lowering.to_llvm.common import LoweringError
+from lowering.to_llvm.common import LoweringError, normalize_int
 
 BIT_OPS = frozenset(
     {"arith.constant", "arith.select", "arith.bitcast", "arith.extf", "arith.truncf"}
@@ -255,11 +255,7 @@ class _Emitter:
         return op.results[0]
 
     def c(self, value: int, t: IntegerType) -> SSAValue:
-        width = t.width.data
-        value &= (1 << width) - 1
-        if width > 1 and value >= 1 << (width - 1):
-            value -= 1 << width
-        return self.r(arith.ConstantOp(IntegerAttr(value, t)))
+        return self.r(arith.ConstantOp(IntegerAttr(normalize_int(value, t.width.data), t)))
 
     def cast(self, value: SSAValue, t: Attribute) -> SSAValue:
         return self.r(UnrealizedConversionCastOp.get([value], [t]))

@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.linalg.ops import IndexOp
 from xdsl.ir import Attribute, SSAValue
 
+from lowering.to_llvm.common import normalize_int
 from lowering.xla_to_linalg.converter import (
     Converter,
     empty,
@@ -48,12 +49,7 @@ def scalar_attr(value: object, element: Attribute) -> Attribute:
     """The `arith.constant` value attribute of one element (signless type)."""
     t = signless_type(element)
     if isinstance(t, IntegerType):
-        width = t.width.data
-        v = int(value)  # pyright: ignore[reportArgumentType]
-        v &= (1 << width) - 1
-        if width > 1 and v >= 1 << (width - 1):
-            v -= 1 << width
-        return IntegerAttr(v, t)
+        return IntegerAttr(normalize_int(int(value), t.width.data), t)  # pyright: ignore[reportArgumentType]
     assert isinstance(t, AnyFloat)
     return FloatAttr(float(value), t)  # pyright: ignore[reportArgumentType]
 

@@ -115,7 +115,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from lowering.to_llvm.common import LoweringError
+from lowering.to_llvm.common import LoweringError, normalize_int
 from lowering.xla_to_linalg.converter import (
     Converter,
     empty,
@@ -160,11 +160,7 @@ class _Arith:
         return self.b.insert(op).results[0]
 
     def c(self, value: int, t: IntegerType) -> SSAValue:
-        width = t.width.data
-        value &= (1 << width) - 1
-        if width > 1 and value >= 1 << (width - 1):
-            value -= 1 << width
-        return self.r(arith.ConstantOp(IntegerAttr(value, t)))
+        return self.r(arith.ConstantOp(IntegerAttr(normalize_int(value, t.width.data), t)))
 
     def f(self, value: float, t: AnyFloat) -> SSAValue:
         return self.r(arith.ConstantOp(FloatAttr(value, t)))

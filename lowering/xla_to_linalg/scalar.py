@@ -64,7 +64,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from lowering.to_llvm.common import LoweringError
+from lowering.to_llvm.common import LoweringError, normalize_int
 from xla_dialect.attributes import ComparisonDirectionAttr, ComparisonType, ComparisonTypeAttr
 from xla_dialect.types import (
     element_type_of,
@@ -109,18 +109,10 @@ def signless_type(t: Attribute) -> Attribute:
     return t
 
 
-def _wrap(value: int, width: int) -> int:
-    """`value` as the signed `width`-bit integer with the same low bits."""
-    value &= (1 << width) - 1
-    if width > 1 and value >= 1 << (width - 1):
-        value -= 1 << width
-    return value
-
-
 def _constant(emit: Emit, value: float, t: Attribute) -> SSAValue:
     """An `arith.constant` of the signless scalar type `t` (ints wrap to `t`)."""
     if isinstance(t, IntegerType):
-        attr: Attribute = IntegerAttr(_wrap(int(value), t.width.data), IntegerType(t.width.data))
+        attr: Attribute = IntegerAttr(normalize_int(int(value), t.width.data), IntegerType(t.width.data))
     elif isinstance(t, AnyFloat):
         attr = FloatAttr(float(value), t)
     else:
