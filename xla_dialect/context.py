@@ -20,7 +20,6 @@ from xdsl.utils.exceptions import ParseError, VerifyException
 
 from xla_dialect import xdsl_compat  # noqa: F401  (MLIR's reading of hex float literals)
 
-
 _LOC_ALIAS_DEF = re.compile(r"^#loc[\w$.-]*\s*=\s*loc\(.*\)\s*$", re.MULTILINE)
 _LOC_ALIAS_USE = re.compile(r"\bloc\(#loc[\w$.-]*\)")
 
@@ -34,7 +33,7 @@ def blank_location_aliases(text: str) -> str:
     """
     if "#loc" not in text:
         return text
-    blank = lambda m: " " * len(m.group(0))  # noqa: E731
+    blank = lambda m: " " * len(m.group(0))
     return _LOC_ALIAS_USE.sub(blank, _LOC_ALIAS_DEF.sub(blank, text))
 
 
@@ -123,7 +122,7 @@ def parse_error_diagnostic(err: ParseError, line_offset: int = 0) -> SourceDiagn
 def _strip_note(message: str) -> str:
     # xDSL wraps a custom verifier's error as "Operation does not verify: <message>".
     prefix = "Operation does not verify: "
-    return message[len(prefix) :] if message.startswith(prefix) else message
+    return message.removeprefix(prefix)
 
 
 def verify_all(module: Operation, source: str | None = None) -> list[SourceDiagnostic]:

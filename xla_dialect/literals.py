@@ -29,7 +29,6 @@ from xdsl.ir import Attribute
 
 from xla_dialect.types import shape_of
 
-
 _SUB_BYTE: dict[tuple[int, bool], type] = {
     (2, False): ml_dtypes.int2,
     (2, True): ml_dtypes.uint2,
@@ -108,9 +107,7 @@ def from_numpy(array: np.ndarray, tensor_type: TensorType[Attribute]) -> DenseIn
     flat = np.asarray(array).reshape(-1)
     if flat.dtype.kind == "c":
         values: list = [(float(v.real), float(v.imag)) for v in flat]
-    elif flat.dtype.kind == "b":
-        values = [int(v) for v in flat]
-    elif flat.dtype.kind in "iu":
+    elif flat.dtype.kind == "b" or flat.dtype.kind in "iu":
         values = [int(v) for v in flat]
     else:
         values = [float(v) for v in flat]

@@ -30,7 +30,6 @@ from xdsl.ir import Attribute, ParametrizedAttribute, TypeAttribute
 from xdsl.irdl import irdl_attr_definition
 
 
-
 @irdl_attr_definition
 class TokenType(ParametrizedAttribute, TypeAttribute):
     """`!xla.token`: orders side-effecting ops (infeed, outfeed, send, recv)."""
@@ -177,8 +176,9 @@ def format_shape(shape: Sequence[int]) -> str:
 
 def format_type(t: Attribute) -> str:
     """A type as MLIR prints it, for diagnostics."""
-    from xdsl.printer import Printer
     from io import StringIO
+
+    from xdsl.printer import Printer
 
     out = StringIO()
     Printer(stream=out).print_attribute(t)

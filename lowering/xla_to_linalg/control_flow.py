@@ -16,7 +16,14 @@ from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from lowering.xla_to_linalg.converter import Converter, convert_type, extract_scalar, lowers
-from xla_dialect.ops.control_flow import CallOp, CaseOp, CompositeOp, IfOp, OptimizationBarrierOp, WhileOp
+from xla_dialect.ops.control_flow import (
+    CallOp,
+    CaseOp,
+    CompositeOp,
+    IfOp,
+    OptimizationBarrierOp,
+    WhileOp,
+)
 
 
 def _branch(cx: Converter, region: Region) -> Region:

@@ -8,12 +8,12 @@ import math
 
 import numpy as np
 import pytest
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.parser import Parser
 
 from lowering.jit import JitError, compile_llvm_module, lower_and_compile
 from lowering.to_llvm.common import LoweringError, register_llvm_extensions
 from xla_dialect.context import make_context
-from xdsl.dialects.builtin import ModuleOp
-from xdsl.parser import Parser
 
 N = 37  # not a multiple of any vector width: exercises the loop epilogues
 

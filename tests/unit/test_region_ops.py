@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import pytest
 from xdsl.dialects.builtin import ModuleOp, TensorType, f32, i1, i32, i64
-from xdsl.dialects.func import FuncOp, ReturnOp as FuncReturnOp
+from xdsl.dialects.func import FuncOp
+from xdsl.dialects.func import ReturnOp as FuncReturnOp
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.test_value import create_ssa_value
@@ -19,7 +20,8 @@ from xla_dialect.ops.control_flow import (
     conditional,
     conditional_indexed,
 )
-from xla_dialect.ops.elementwise import AddOp, MaxOp, MultiplyOp as MulOp
+from xla_dialect.ops.elementwise import AddOp, MaxOp
+from xla_dialect.ops.elementwise import MultiplyOp as MulOp
 from xla_dialect.ops.reduction import (
     MapOp,
     ReduceOp,
@@ -220,8 +222,8 @@ def test_reduce_window_rejects_zero_stride() -> None:
 
 
 def test_select_and_scatter() -> None:
-    from xla_dialect.ops.elementwise import CompareOp
     from xla_dialect.attributes import ComparisonDirection
+    from xla_dialect.ops.elementwise import CompareOp
 
     operand, source, init = value((4, 2), i64), value((2, 2), i64), value((), i64)
     op = SelectAndScatterOp(
@@ -258,8 +260,8 @@ def test_map_infers_element_type() -> None:
 
 
 def test_sort_builder() -> None:
-    from xla_dialect.ops.elementwise import CompareOp
     from xla_dialect.attributes import ComparisonDirection
+    from xla_dialect.ops.elementwise import CompareOp
 
     keys, vals = value((5, 7), i64), value((5, 7), f32)
     op = SortOp([keys, vals], lambda a, b, c, d: CompareOp(ComparisonDirection.LT, a, b).result, dimension=-2, is_stable=True)

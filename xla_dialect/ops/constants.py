@@ -33,8 +33,6 @@ from xla_dialect.syntax import build, parse_attr_dict, print_attr_dict
 from xla_dialect.types import format_type, is_dynamic, is_tensor, rank_of, shape_of, tensor
 
 
-
-
 @irdl_op_definition
 class ConstantOp(XlaOp):
     """A literal array, `xla.constant dense<[1, 2]> : tensor<2xi64>`, typed by its literal

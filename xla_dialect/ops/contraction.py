@@ -55,12 +55,12 @@ from xla_dialect.attributes import (
 from xla_dialect.diagnostics import fmt_list, require
 from xla_dialect.ops.base import XlaOp, check_dims_in_range, check_tensor
 from xla_dialect.syntax import (
-    parse_function_type_and_build,
     build,
     i64_array,
     ints_of,
     parse_attr_dict,
     parse_function_type,
+    parse_function_type_and_build,
     parse_int_list,
     print_function_type,
     resolve,

@@ -14,7 +14,16 @@ from collections.abc import Callable, Sequence
 from typing import ClassVar
 
 from xdsl.builder import ImplicitBuilder
-from xdsl.dialects.builtin import DictionaryAttr, FunctionType, IntegerAttr, StringAttr, SymbolRefAttr, TensorType, i1, i32
+from xdsl.dialects.builtin import (
+    DictionaryAttr,
+    FunctionType,
+    IntegerAttr,
+    StringAttr,
+    SymbolRefAttr,
+    TensorType,
+    i1,
+    i32,
+)
 from xdsl.dialects.func import FuncOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.irdl import (
@@ -35,13 +44,13 @@ from xdsl.traits import IsTerminator, Pure, RecursiveMemoryEffect, ReturnLike, S
 from xla_dialect.diagnostics import require
 from xla_dialect.ops.base import XlaOp
 from xla_dialect.syntax import (
-    print_attrs_and_function_type,
     build,
     parse_attr_dict,
     parse_function_type,
     parse_operand_list,
     parse_type_list,
     print_attr_dict,
+    print_attrs_and_function_type,
     print_operands,
     print_types,
     resolve,
@@ -599,12 +608,12 @@ OPS: tuple[type[Operation], ...] = (
 )
 
 __all__ = [
+    "OPS",
     "CallOp",
     "CaseOp",
     "CompositeOp",
     "Computation",
     "IfOp",
-    "OPS",
     "OptimizationBarrierOp",
     "ReturnOp",
     "WhileOp",

@@ -53,7 +53,6 @@ from xla_dialect.ops.base import (
     check_tensor,
 )
 from xla_dialect.syntax import (
-    print_attrs_and_function_type,
     build,
     i64_array,
     ints_of,
@@ -62,6 +61,7 @@ from xla_dialect.syntax import (
     parse_optional_keyword_ints,
     parse_same_or_function_type,
     print_attr_dict,
+    print_attrs_and_function_type,
     print_function_type,
     print_same_or_function_type,
     resolve,
@@ -838,9 +838,9 @@ ELEMENTWISE_OPS: tuple[type[XlaOp], ...] = (
 )
 
 __all__ = [
-    "UNARY_OPS",
     "BINARY_OPS",
     "ELEMENTWISE_OPS",
+    "UNARY_OPS",
     "broadcast_shapes",
     "is_integer",
 ]

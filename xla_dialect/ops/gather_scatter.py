@@ -36,13 +36,13 @@ from xdsl.irdl import (
 from xdsl.traits import Pure, RecursiveMemoryEffect
 
 from xla_dialect.attributes import GatherDimensionNumbersAttr, ScatterDimensionNumbersAttr
-from xla_dialect.ops.control_flow import region_signature
 from xla_dialect.diagnostics import fmt_list, require
 from xla_dialect.ops.base import (
     XlaOp,
     check_element_class,
     check_tensor,
 )
+from xla_dialect.ops.control_flow import region_signature
 from xla_dialect.syntax import i64_array, ints_of
 from xla_dialect.types import (
     bit_width,

@@ -52,13 +52,13 @@ from xla_dialect.attributes import ChannelHandleAttr, OutputOperandAliasAttr, bo
 from xla_dialect.diagnostics import fmt_list, require
 from xla_dialect.ops.base import XlaOp, check_tensor
 from xla_dialect.syntax import (
-    print_attrs_and_function_type,
     bool_of,
     build,
     parse_attr_dict,
     parse_function_type,
     parse_operand_list,
     print_attr_dict,
+    print_attrs_and_function_type,
     print_operands,
     resolve,
 )

@@ -49,7 +49,6 @@ from xla_dialect.ops.base import (
     check_tensor,
 )
 from xla_dialect.syntax import (
-    print_attrs_and_function_type,
     bool_of,
     build,
     i64_array,
@@ -58,6 +57,7 @@ from xla_dialect.syntax import (
     parse_keyword_ints,
     parse_same_or_function_type,
     print_attr_dict,
+    print_attrs_and_function_type,
     print_same_or_function_type,
     resolve,
 )

@@ -55,12 +55,12 @@ from xla_dialect.ops.control_flow import (
     region_signature,
 )
 from xla_dialect.syntax import (
-    print_attrs_and_function_type,
     build,
     i64_array,
     ints_of,
     parse_function_type,
     parse_int_list,
+    print_attrs_and_function_type,
     print_int_list,
 )
 from xla_dialect.types import element_type_of, format_type, is_dynamic, shape_of, tensor

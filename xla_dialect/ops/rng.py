@@ -46,12 +46,12 @@ from xla_dialect.diagnostics import fmt_list, require
 from xla_dialect.ops.base import XlaOp, check_element_class, check_tensor
 from xla_dialect.ops.constants import ConstantOp
 from xla_dialect.syntax import (
-    print_attrs_and_function_type,
-    parse_function_type_and_build,
     i64_array,
     ints_of,
     parse_attr_dict,
+    parse_function_type_and_build,
     parse_operand_list,
+    print_attrs_and_function_type,
     print_operands,
 )
 from xla_dialect.types import (

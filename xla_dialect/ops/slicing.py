@@ -41,7 +41,6 @@ from xla_dialect.ops.base import (
     check_tensor,
 )
 from xla_dialect.syntax import (
-    print_attrs_and_function_type,
     build,
     i64_array,
     ints_of,
@@ -50,6 +49,7 @@ from xla_dialect.syntax import (
     parse_operand_list,
     parse_same_or_function_type,
     print_attr_dict,
+    print_attrs_and_function_type,
     print_same_or_function_type,
     resolve,
 )

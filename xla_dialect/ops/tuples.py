@@ -27,13 +27,13 @@ from xdsl.traits import Pure
 from xla_dialect.diagnostics import require
 from xla_dialect.ops.base import XlaOp
 from xla_dialect.syntax import (
-    print_attrs_and_function_type,
     build,
     parse_attr_dict,
-    parse_operand_list,
     parse_function_type,
+    parse_operand_list,
     parse_same_or_function_type,
     print_attr_dict,
+    print_attrs_and_function_type,
     print_operands,
     resolve,
 )
