@@ -23,8 +23,8 @@ from xdsl.dialects.builtin import FileLineColLoc, FunctionType, IntegerType, Mod
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
-from xdsl.utils.exceptions import DiagnosticException
 
+from lowering.to_llvm.common import LoweringError
 from xla_dialect.check import CHECK_OPS
 from xla_dialect.ops.elementwise import ConvertOp
 from xla_dialect.types import element_type_of
@@ -74,13 +74,9 @@ def expose_checks(function: func.FuncOp) -> list[ExposedCheck]:
     returns = [op for op in function.body.ops if isinstance(op, func.ReturnOp)]
     for check in checks:
         if check.parent_op() is not function:
-            raise DiagnosticException(
-                f"{_location(check)}: '{check.name}' must be at the top level of its function to be exposed"
-            )
+            raise LoweringError(f"'{check.name}' must be at the top level of its function to be exposed", check)
     if len(returns) != 1 or len(function.body.blocks) != 1:
-        raise DiagnosticException(
-            f"{_location(function)}: a function with check ops must have a single block ending in func.return"
-        )
+        raise LoweringError("a function with check ops must have a single block ending in func.return", function)
     (ret,) = returns
     extra: list[SSAValue] = []
     exposed: list[ExposedCheck] = []

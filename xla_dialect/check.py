@@ -30,7 +30,7 @@ from xdsl.dialects.builtin import (
     f64,
     i64,
 )
-from xdsl.ir import Attribute, Dialect, SSAValue
+from xdsl.ir import Attribute, Dialect
 from xdsl.irdl import IRDLOperation, irdl_op_definition, operand_def, opt_prop_def, prop_def
 from xdsl.parser import Parser
 from xdsl.printer import Printer
@@ -97,55 +97,72 @@ class _CheckOp(IRDLOperation):
         return props
 
 
-def _parse_attr_dict_into(parser: Parser, props: dict[str, Attribute]) -> dict[str, Attribute]:
+def _parse_attr_dict_into(cls: type[_CheckOp], parser: Parser, props: dict[str, Attribute]) -> dict[str, Attribute]:
+    """The attribute dictionary; entries naming a property of `cls` (StableHLO writes
+    `{tolerance = 0.1 : f64}`) become that property, the rest stay attributes."""
     attrs = parser.parse_optional_attr_dict()
+    properties = cls.get_irdl_definition().properties
     rest: dict[str, Attribute] = {}
     for key, value in attrs.items():
-        if key == "tolerance" and isinstance(value, FloatAttr):
-            props[key] = FloatAttr(float(value.value.data), f64)
+        if key in properties:
+            props[key] = FloatAttr(float(value.value.data), f64) if isinstance(value, FloatAttr) else value
         else:
             rest[key] = value
     return rest
 
 
+class _PairCheckOp(_CheckOp):
+    """`%a, %b (, key = value)* {attrs}? : t` (`: ta, tb` when TWO_TYPES): an
+    expectation comparing two values of one type."""
+
+    TWO_TYPES: ClassVar[bool] = False
+
+    def verify_(self) -> None:
+        a, b = self.operands
+        _same_type(a.type, b.type, f"{self.name.removeprefix('check.')}'s operands")
+
+    @classmethod
+    def parse(cls, parser: Parser) -> _CheckOp:
+        a = parser.parse_unresolved_operand()
+        parser.parse_punctuation(",")
+        b = parser.parse_unresolved_operand()
+        props = cls._parse_keywords(parser)
+        attrs = _parse_attr_dict_into(cls, parser, props)
+        parser.parse_punctuation(":")
+        ta = tb = parser.parse_type()
+        if cls.TWO_TYPES:
+            parser.parse_punctuation(",")
+            tb = parser.parse_type()
+        op = cls.create(operands=parser.resolve_operands([a, b], [ta, tb], parser.pos), properties=props)
+        op.attributes.update(attrs)
+        return op
+
+    def print(self, printer: Printer) -> None:
+        a, b = self.operands
+        printer.print_string(" ")
+        printer.print_operand(a)
+        printer.print_string(", ")
+        printer.print_operand(b)
+        self._print_keywords(printer)
+        printer.print_op_attributes(self.attributes)
+        printer.print_string(" : ")
+        printer.print_attribute(a.type)
+        if self.TWO_TYPES:
+            printer.print_string(", ")
+            printer.print_attribute(b.type)
+
+
 @irdl_op_definition
-class ExpectEqOp(_CheckOp):
+class ExpectEqOp(_PairCheckOp):
     """`lhs` and `rhs` are equal element for element (bitwise for floats, NaN == NaN)."""
 
     name = "check.expect_eq"
     lhs = operand_def(TensorType)
     rhs = operand_def(TensorType)
 
-    def __init__(self, lhs: SSAValue, rhs: SSAValue):
-        super().__init__(operands=[lhs, rhs])
-
-    def verify_(self) -> None:
-        _same_type(self.lhs.type, self.rhs.type, "expect_eq's operands")
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ExpectEqOp:
-        lhs = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        rhs = parser.parse_unresolved_operand()
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        op = cls(*parser.resolve_operands([lhs, rhs], [t, t], parser.pos))
-        op.attributes.update(attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.lhs)
-        printer.print_string(", ")
-        printer.print_operand(self.rhs)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.lhs.type)
-
 
 @irdl_op_definition
-class ExpectAlmostEqOp(_CheckOp):
+class ExpectAlmostEqOp(_PairCheckOp):
     """`|lhs - rhs| <= tolerance` element for element (complex by parts; NaN equals
     NaN; infinities must match exactly)."""
 
@@ -155,45 +172,13 @@ class ExpectAlmostEqOp(_CheckOp):
     rhs = operand_def(TensorType)
     tolerance = opt_prop_def(FloatAttr)
 
-    def __init__(self, lhs: SSAValue, rhs: SSAValue, tolerance: float | None = None):
-        props = {} if tolerance is None else {"tolerance": FloatAttr(tolerance, f64)}
-        super().__init__(operands=[lhs, rhs], properties=props)
-
-    def verify_(self) -> None:
-        _same_type(self.lhs.type, self.rhs.type, "expect_almost_eq's operands")
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ExpectAlmostEqOp:
-        lhs = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        rhs = parser.parse_unresolved_operand()
-        props = cls._parse_keywords(parser)
-        attrs = _parse_attr_dict_into(parser, props)
-        parser.parse_punctuation(":")
-        t = parser.parse_type()
-        a, b = parser.resolve_operands([lhs, rhs], [t, t], parser.pos)
-        op = cls(a, b)
-        op.properties.update(props)
-        op.attributes.update(attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.lhs)
-        printer.print_string(", ")
-        printer.print_operand(self.rhs)
-        self._print_keywords(printer)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.lhs.type)
-
 
 def _parse_const_form(cls: type[_CheckOp], parser: Parser) -> _CheckOp:
     operand = parser.parse_unresolved_operand()
     parser.parse_punctuation(",")
     value = parser.parse_attribute()
     props: dict[str, Attribute] = {"value": value}
-    attrs = _parse_attr_dict_into(parser, props)
+    attrs = _parse_attr_dict_into(cls, parser, props)
     value_type = getattr(value, "type", None)
     if not isinstance(value_type, TensorType):
         parser.raise_error("expected a dense constant of tensor type")
@@ -249,47 +234,17 @@ class ExpectAlmostEqConstOp(_ConstCheckOp):
 
 
 @irdl_op_definition
-class ExpectCloseOp(_CheckOp):
+class ExpectCloseOp(_PairCheckOp):
     """The ULP distance between `actual` and `expected` (floats of one type) lies in
     `[min_ulp_difference, max_ulp_difference]` element for element."""
 
     name = "check.expect_close"
     KEYWORDS: ClassVar[tuple[str, ...]] = ("min_ulp_difference", "max_ulp_difference")
+    TWO_TYPES: ClassVar[bool] = True
     actual = operand_def(TensorType)
     expected = operand_def(TensorType)
     min_ulp_difference = opt_prop_def(IntegerAttr)
     max_ulp_difference = opt_prop_def(IntegerAttr)
-
-    def verify_(self) -> None:
-        _same_type(self.actual.type, self.expected.type, "expect_close's operands")
-
-    @classmethod
-    def parse(cls, parser: Parser) -> ExpectCloseOp:
-        actual = parser.parse_unresolved_operand()
-        parser.parse_punctuation(",")
-        expected = parser.parse_unresolved_operand()
-        props = cls._parse_keywords(parser)
-        attrs = parser.parse_optional_attr_dict()
-        parser.parse_punctuation(":")
-        ta = parser.parse_type()
-        parser.parse_punctuation(",")
-        tb = parser.parse_type()
-        a, b = parser.resolve_operands([actual, expected], [ta, tb], parser.pos)
-        op = cls.create(operands=[a, b], properties=props)
-        op.attributes.update(attrs)
-        return op
-
-    def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        printer.print_operand(self.actual)
-        printer.print_string(", ")
-        printer.print_operand(self.expected)
-        self._print_keywords(printer)
-        printer.print_op_attributes(self.attributes)
-        printer.print_string(" : ")
-        printer.print_attribute(self.actual.type)
-        printer.print_string(", ")
-        printer.print_attribute(self.expected.type)
 
 
 @irdl_op_definition

@@ -62,6 +62,21 @@ class LocatingParser(Parser):
         return op
 
 
+SPLIT_MARKER = "// -----"
+"""Separates the chunks of a `--split-input-file` text (as in mlir-opt)."""
+
+
+def split_input(text: str) -> list[tuple[str, int]]:
+    """The chunks of a `--split-input-file` text, each with the number of lines
+    before it (to report lines of the whole file)."""
+    chunks: list[tuple[str, int]] = []
+    offset = 0
+    for part in text.split(SPLIT_MARKER):
+        chunks.append((part, offset))
+        offset += part.count("\n")
+    return chunks
+
+
 def make_context(allow_unregistered: bool = False) -> Context:
     """A context with every xDSL dialect and the project's dialects, loaded lazily;
     `stablehlo.*` names read as their `xla` namesakes."""

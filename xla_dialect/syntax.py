@@ -9,6 +9,7 @@ pretty form does not spell out. Each op's `parse`/`print` composes them.
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
+from enum import StrEnum
 from typing import TypeVar
 
 from xdsl.dialects.builtin import (
@@ -25,6 +26,7 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 
 OpT = TypeVar("OpT", bound=IRDLOperation)
+E = TypeVar("E", bound=StrEnum)
 
 
 # ---------------------------------------------------------------------------
@@ -251,6 +253,35 @@ def parse_function_type_and_build(
     parser.parse_punctuation(":")
     in_types, out_types = parse_function_type(parser)
     return build(cls, resolve(parser, operands, in_types, pos), out_types, attributes)
+
+
+def parse_operands_and_enum(
+    parser: Parser,
+    cls: type[OpT],
+    keyword: str,
+    enum: type[E],
+    make_attr: Callable[[E], Attribute],
+    prop: str,
+) -> OpT:
+    """`%a, %b, keyword = NAME {attrs}? : (types) -> types` (rng's distribution,
+    rng_bit_generator's algorithm): the enum becomes property `prop`."""
+    pos = parser.pos
+    operands = parse_operand_list(parser)
+    parser.parse_punctuation(",")
+    parser.parse_keyword(keyword)
+    parser.parse_punctuation("=")
+    value = parser.parse_str_enum(enum)
+    attrs = parse_attr_dict(parser)
+    attrs[prop] = make_attr(value)
+    return parse_function_type_and_build(parser, cls, operands, pos, attrs)
+
+
+def print_operands_and_enum(printer: Printer, op: Operation, keyword: str, value: StrEnum, prop: str) -> None:
+    """The form `parse_operands_and_enum` reads."""
+    printer.print_string(" ")
+    print_operands(printer, op.operands)
+    printer.print_string(f", {keyword} = {value.value}")
+    print_attrs_and_function_type(printer, op, [prop])
 
 
 def print_attr_dict(printer: Printer, op: Operation, elided: Iterable[str] = ()) -> None:

@@ -21,6 +21,7 @@ with a stage saying where it failed (`parse`, `verify`, `lower`, `run`,
 
 from __future__ import annotations
 
+import functools
 import multiprocessing
 import multiprocessing.connection
 import os
@@ -31,8 +32,10 @@ from dataclasses import dataclass
 from typing import Self
 
 import numpy as np
+from xdsl.context import Context
 
-SPLIT_MARKER = "// -----"
+from xla_dialect.context import split_input
+
 DEFAULT_TIMEOUT = 60.0
 """Seconds a chunk may take to compile and run before it fails as `timeout`."""
 
@@ -62,16 +65,6 @@ class ChunkOutcome:
         if self.passed:
             return f"PASS {where}"
         return f"FAIL {where}: {self.stage}: {self.message}"
-
-
-def split_chunks(text: str) -> list[tuple[str, int]]:
-    """The chunks of a `--split-input-file` text with the line each starts at (0-based)."""
-    chunks: list[tuple[str, int]] = []
-    offset = 0
-    for part in re.split(r"^// -----.*$", text, flags=re.MULTILINE):
-        chunks.append((part, offset))
-        offset += part.count("\n")
-    return chunks
 
 
 def has_function(chunk: str) -> bool:
@@ -218,6 +211,14 @@ def _entry_name(module: object) -> str | None:
     return None
 
 
+@functools.cache
+def _context() -> Context:
+    """One context per process: its dialects load once, not once per chunk."""
+    from xla_dialect.context import make_context
+
+    return make_context()
+
+
 def run_chunk(chunk: str, offset: int, file: str, index: int) -> ChunkOutcome:
     """Parse, verify, compile and run one chunk; evaluate its checks."""
     from xdsl.dialects import func
@@ -228,14 +229,13 @@ def run_chunk(chunk: str, offset: int, file: str, index: int) -> ChunkOutcome:
     from passes.inline_run_parallel import inline_run_parallel
     from xla_dialect.context import (
         LocatingParser,
-        make_context,
         parse_error_diagnostic,
         verify_all,
     )
     from xla_dialect.interpreter import RunParallelOp
 
     name = guess_entry(chunk)
-    parser = LocatingParser(make_context(), chunk, file)
+    parser = LocatingParser(_context(), chunk, file)
     parser.line_offset = offset
     try:
         module = parser.parse_module()
@@ -376,7 +376,7 @@ def run_file(path: str, runner: IsolatedRunner | None = None, display_name: str 
     own = runner is None
     runner = runner or IsolatedRunner()
     try:
-        for index, (chunk, offset) in enumerate(split_chunks(text)):
+        for index, (chunk, offset) in enumerate(split_input(text)):
             if has_function(chunk):
                 yield runner.run(chunk, offset, name, index)
     finally:
@@ -395,7 +395,6 @@ __all__ = [
     "evaluate_check",
     "run_chunk",
     "run_file",
-    "split_chunks",
     "summary",
 ]
 

@@ -24,14 +24,14 @@ from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseE
 from xdsl.xdsl_opt_main import xDSLOptMain
 
 from xla_dialect.context import (
+    SPLIT_MARKER,
     LocatingParser,
     SourceDiagnostic,
     op_diagnostic,
     parse_error_diagnostic,
+    split_input,
     verify_all,
 )
-
-SPLIT_MARKER = "// -----"
 
 
 class ChunkFailed(Exception):
@@ -204,12 +204,7 @@ class XlaOptMain(xDSLOptMain):
         stream.close()
         if not self.args.split_input_file:
             return name, [(text, 0)]
-        chunks: list[tuple[str, int]] = []
-        offset = 0
-        for part in text.split(SPLIT_MARKER):
-            chunks.append((part, offset))
-            offset += part.count("\n")
-        return name, chunks
+        return name, split_input(text)
 
     def _process(self, name: str, chunk: str, offset: int) -> str:
         """Parse, verify and transform one chunk; return the printed result."""

@@ -566,10 +566,10 @@ def _reduce_precision(s: _Scalar, t: Attribute, x: SSAValue, exponent_bits: int,
     src_exponent_bits, src_mantissa_bits = _float_bits(t)
     n = 1 + src_exponent_bits + src_mantissa_bits
     it = IntegerType(n)
-    bits = s.r(arith.BitcastOp(x, it))
+    x_bits = bits = s.r(arith.BitcastOp(x, it))
     sign_mask = 1 << (n - 1)
     exponent_mask = ((1 << src_exponent_bits) - 1) << src_mantissa_bits
-    abs_bits = s.r(arith.AndIOp(bits, s.c(sign_mask - 1, it)))
+    abs_bits = s.r(arith.AndIOp(x_bits, s.c(sign_mask - 1, it)))
     is_nan = s.cmpi("ugt", abs_bits, s.c(exponent_mask, it))
     if mantissa_bits < src_mantissa_bits:
         shift = src_mantissa_bits - mantissa_bits
@@ -596,8 +596,7 @@ def _reduce_precision(s: _Scalar, t: Attribute, x: SSAValue, exponent_bits: int,
     if mantissa_bits == 0:
         # No mantissa bit is left to mark a NaN: it becomes the infinity of its sign
         # (as StableHLO's reference interpreter gives).
-        original_bits = s.r(arith.BitcastOp(x, it))
-        sign = s.r(arith.AndIOp(original_bits, s.c(sign_mask, it)))
+        sign = s.r(arith.AndIOp(x_bits, s.c(sign_mask, it)))
         infinity = s.r(arith.BitcastOp(s.r(arith.OrIOp(sign, s.c(exponent_mask, it))), t))
         return s.select(is_nan, infinity, result)
     return s.select(is_nan, x, result)

@@ -12,7 +12,8 @@ import pytest
 from xdsl.dialects.builtin import FloatAttr, IntegerAttr, f64, i64
 
 from passes.expose_checks import ExposedCheck
-from xla_tools.conformance import IsolatedRunner, evaluate_check, run_chunk, split_chunks
+from xla_dialect.context import split_input
+from xla_tools.conformance import IsolatedRunner, evaluate_check, run_chunk
 from xla_tools.xla_run import run as xla_run
 
 # -- expectations ---------------------------------------------------------------
@@ -98,7 +99,7 @@ def test_run_chunk_stages() -> None:
 
 
 def test_split_chunks_keeps_line_offsets() -> None:
-    chunks = split_chunks("a\n// -----\nb\nc\n// -----\nd")
+    chunks = split_input("a\n// -----\nb\nc\n// -----\nd")
     assert [offset for _, offset in chunks] == [0, 1, 4]  # the marker lines count
 
 

@@ -48,11 +48,8 @@ from xla_dialect.ops.constants import ConstantOp
 from xla_dialect.syntax import (
     i64_array,
     ints_of,
-    parse_attr_dict,
-    parse_function_type_and_build,
-    parse_operand_list,
-    print_attrs_and_function_type,
-    print_operands,
+    parse_operands_and_enum,
+    print_operands_and_enum,
 )
 from xla_dialect.types import (
     element_type_of,
@@ -181,21 +178,12 @@ class RngOp(XlaOp):
     # `xla.rng %a, %b, %shape, distribution = UNIFORM {attrs}? : (ta, tb, ts) -> t`
     @classmethod
     def parse(cls, parser: Parser) -> RngOp:
-        pos = parser.pos
-        operands = parse_operand_list(parser)
-        parser.parse_punctuation(",")
-        parser.parse_keyword("distribution")
-        parser.parse_punctuation("=")
-        distribution = parser.parse_str_enum(RngDistribution)
-        attrs = parse_attr_dict(parser)
-        attrs["rng_distribution"] = RngDistributionAttr(distribution)
-        return parse_function_type_and_build(parser, cls, operands, pos, attrs)
+        return parse_operands_and_enum(
+            parser, cls, "distribution", RngDistribution, RngDistributionAttr, "rng_distribution"
+        )
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        print_operands(printer, self.operands)
-        printer.print_string(f", distribution = {self.distribution.value}")
-        print_attrs_and_function_type(printer, self, ["rng_distribution"])
+        print_operands_and_enum(printer, self, "distribution", self.distribution, "rng_distribution")
 
 
 def _rng(
@@ -346,21 +334,10 @@ class RngBitGeneratorOp(XlaOp):
     # `xla.rng_bit_generator %state, algorithm = THREE_FRY {attrs}? : (t) -> (t, t)`
     @classmethod
     def parse(cls, parser: Parser) -> RngBitGeneratorOp:
-        pos = parser.pos
-        operands = parse_operand_list(parser)
-        parser.parse_punctuation(",")
-        parser.parse_keyword("algorithm")
-        parser.parse_punctuation("=")
-        algorithm = parser.parse_str_enum(RngAlgorithm)
-        attrs = parse_attr_dict(parser)
-        attrs["rng_algorithm"] = RngAlgorithmAttr(algorithm)
-        return parse_function_type_and_build(parser, cls, operands, pos, attrs)
+        return parse_operands_and_enum(parser, cls, "algorithm", RngAlgorithm, RngAlgorithmAttr, "rng_algorithm")
 
     def print(self, printer: Printer) -> None:
-        printer.print_string(" ")
-        print_operands(printer, self.operands)
-        printer.print_string(f", algorithm = {self.algorithm.value}")
-        print_attrs_and_function_type(printer, self, ["rng_algorithm"])
+        print_operands_and_enum(printer, self, "algorithm", self.algorithm, "rng_algorithm")
 
 
 OPS: tuple[type[Operation], ...] = (RngOp, RngBernoulliOp, RngBitGeneratorOp)
