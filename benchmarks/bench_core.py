@@ -23,7 +23,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from lowering.executable import compile
+from xla_tools import compile
 
 
 @dataclass

@@ -1,7 +1,8 @@
 """Canonicalization patterns of the `xla` dialect, run by `-p canonicalize`.
 
-Each `xla` op carries the `XlaCanonicalization` trait, which asks `patterns_for(name)`
-for the patterns below. Three kinds:
+Each `xla` op carries the `XlaCanonicalization` trait, which reads the dialect's
+table of patterns (`xla_dialect/canonicalization.py`); importing this module
+registers the patterns below into it (`passes/__init__.py` does). Three kinds:
 - folding of element-wise ops on constants, with NumPy, where NumPy computes exactly
   what the spec says (wrapping integer arithmetic, IEEE float arithmetic,
   NaN-propagating maximum/minimum); ops whose edge cases NumPy does not share
@@ -15,13 +16,13 @@ for the patterns below. Three kinds:
 from __future__ import annotations
 
 from collections.abc import Callable
-from functools import cache
 
 import numpy as np
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
+from xla_dialect.canonicalization import register_patterns
 from xla_dialect.literals import numpy_dtype, to_numpy
 from xla_dialect.syntax import ints_of
 from xla_dialect.types import element_type_of, is_tensor, shape_of
@@ -300,14 +301,8 @@ _SHAPE_OPS = (
 )
 
 
-@cache
-def _table() -> dict[str, tuple[RewritePattern, ...]]:
-    table: dict[str, list[RewritePattern]] = {}
-
-    def add(names: tuple[str, ...] | list[str], pattern: RewritePattern) -> None:
-        for name in names:
-            table.setdefault(name, []).append(pattern)
-
+def _register() -> None:
+    add = register_patterns
     add(list(UNARY_FOLDERS), FoldUnary())
     add([*BINARY_FOLDERS, "xla.compare"], FoldBinary())
     add([*IdentityOperand.IDENTITIES, "xla.and"], IdentityOperand())
@@ -317,11 +312,6 @@ def _table() -> dict[str, tuple[RewritePattern, ...]]:
     add(["xla.reshape"], ComposeReshape())
     add(["xla.transpose", "xla.reshape", "xla.broadcast_in_dim", "xla.broadcast"], SplatThroughShape())
     add(["xla.get_tuple_element"], TupleElement())
-    return {name: tuple(patterns) for name, patterns in table.items()}
 
 
-def patterns_for(op_name: str) -> tuple[RewritePattern, ...]:
-    """The canonicalization patterns of the `xla` op called `op_name`."""
-    return _table().get(op_name, ())
-
-
+_register()

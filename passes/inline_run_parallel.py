@@ -3,8 +3,9 @@
 With one replica and one partition, running the grid is calling its program on
 the operands; the `infeed` functions run first and their results are pushed
 onto the infeed queue in order, by a side-effecting `xla.custom_call` of the
-runtime's `__xla_interpreter_infeed` target (`lowering/runtime.py`), so the
-program's `xla.infeed`s pop them. A larger grid needs the cross-replica runtime
+runtime's built-in `__xla_interpreter_infeed` target (`runtime/host_io.py`
+provides it; the pass only emits the calls), so the program's `xla.infeed`s pop
+them. A larger grid needs the cross-replica runtime
 (the collectives issue) and is an error naming its size.
 """
 
@@ -12,7 +13,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-import numpy as np
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
@@ -21,17 +21,9 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import SymbolTable
 
 from lowering.to_llvm.common import LoweringError
-from xla_dialect.interpreter import RunParallelOp
+from xla_dialect.interpreter import INFEED_TARGET, RunParallelOp
 from xla_dialect.ops.control_flow import CallOp
 from xla_dialect.ops.io import CustomCallOp
-
-INFEED_TARGET = "__xla_interpreter_infeed"
-
-
-def _push_infeed(out: object, ins: list[np.ndarray]) -> None:
-    from lowering import runtime
-
-    runtime.infeed.push(*(np.array(a, copy=True) for a in ins))
 
 
 def _callee(op: RunParallelOp, symbol: SymbolRefAttr) -> func.FuncOp:
@@ -50,9 +42,6 @@ def inline_run_parallel(op: RunParallelOp) -> None:
             "several replicas or partitions need the cross-replica runtime (not compiled yet)",
             op,
         )
-    from lowering import runtime
-
-    runtime.register_custom_call(INFEED_TARGET, _push_infeed)
     where = InsertPoint.before(op)
     for symbol in op.infeed.data if op.infeed else ():
         assert isinstance(symbol, SymbolRefAttr)

@@ -7,6 +7,10 @@ runs the grid of `programs` (replicas × partitions) on the operands, after the
 functions named by `infeed` filled the infeed queue in order. A one-program grid
 is an ordinary call (`passes/inline_run_parallel.py`); larger grids need the
 cross-replica runtime and are reported as such.
+
+`INFEED_TARGET` names the custom-call target that pushes its operands onto the
+infeed queue: the inlined harness calls it with the `infeed` functions' results,
+and the runtime provides it (`runtime/host_io.py`).
 """
 
 from __future__ import annotations
@@ -22,6 +26,9 @@ from xdsl.irdl import (
     var_result_def,
 )
 from xdsl.utils.exceptions import VerifyException
+
+INFEED_TARGET = "__xla_interpreter_infeed"
+"""The runtime's target that pushes its operands onto the infeed queue."""
 
 
 @irdl_op_definition

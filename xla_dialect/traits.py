@@ -8,15 +8,16 @@ from xdsl.ir import Operation
 from xdsl.pattern_rewriter import RewritePattern
 from xdsl.traits import HasCanonicalizationPatternsTrait
 
+from xla_dialect.canonicalization import patterns_for
+
 
 @dataclass(frozen=True)
 class XlaCanonicalization(HasCanonicalizationPatternsTrait):
     """Gives each `xla` op the canonicalization patterns registered for its name in
-    `passes.canonicalization`, imported on first use (no import cycle, fast start)."""
+    `xla_dialect.canonicalization` (by `passes/canonicalization.py`, when `passes`
+    is imported: the dialect imports nothing above it)."""
 
     def get_patterns(self, op: type[Operation]) -> tuple[RewritePattern, ...]:
-        from passes.canonicalization import patterns_for
-
         return patterns_for(op.name)
 
     @classmethod

@@ -224,7 +224,6 @@ def run_chunk(chunk: str, offset: int, file: str, index: int) -> ChunkOutcome:
     from xdsl.dialects import func
     from xdsl.utils.exceptions import DiagnosticException, ParseError
 
-    from lowering.executable import CompileError, compile
     from passes.expose_checks import expose_checks
     from passes.inline_run_parallel import inline_run_parallel
     from xla_dialect.context import (
@@ -233,6 +232,7 @@ def run_chunk(chunk: str, offset: int, file: str, index: int) -> ChunkOutcome:
         verify_all,
     )
     from xla_dialect.interpreter import RunParallelOp
+    from xla_tools.compiler import CompileError, compile
 
     name = guess_entry(chunk)
     parser = LocatingParser(_context(), chunk, file)

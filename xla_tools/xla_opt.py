@@ -142,14 +142,14 @@ class XlaOptMain(xDSLOptMain):
         output.write(to_stablehlo_text(text.getvalue()) + "\n\n")
 
     def register_all_passes(self) -> None:
-        from passes import get_all_passes
+        from xla_tools.registry import get_all_passes
 
         for name, factory in get_all_passes().items():
             self.register_pass(name, factory)
 
     def register_all_arguments(self, arg_parser: argparse.ArgumentParser) -> None:
         super().register_all_arguments(arg_parser)
-        from passes import project_passes
+        from xla_tools.registry import project_passes
 
         arg_parser.add_argument(
             "--print-ir-after-all",
@@ -190,7 +190,7 @@ class XlaOptMain(xDSLOptMain):
                 print(f"// -----// IR Dump After {previous.name} //----- //", file=sys.stdout)
                 print(out.getvalue(), file=sys.stdout)
 
-        from lowering.pipeline import expand_pipeline_spec
+        from xla_tools.pipelines import expand_pipeline_spec
 
         spec = expand_pipeline_spec(self.args.passes)
         self.pipeline = PassPipeline.parse_spec(self.available_passes, spec, callback)

@@ -73,8 +73,8 @@ class _Failure(Exception):
 
 def run(argv: Sequence[str] | None, stdout: IO[str]) -> int:
     args = _parser().parse_args(argv)
-    from lowering.executable import CompileError, compile
     from xla_dialect.context import XlaProgramError
+    from xla_tools.compiler import CompileError, compile
 
     try:
         if args.split_input_file:

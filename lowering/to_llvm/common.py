@@ -15,7 +15,7 @@
   `reconcile-unrealized-casts`, which every pass here runs at its end.
 * Ops the `llvm` dialect of xDSL 0.74 lacks (`llvm.fptosi`, `llvm.fptoui`,
   `llvm.uitofp`, `llvm.switch`), spelled as MLIR spells them. They are printed and
-  translated to LLVM IR (see `lowering.llvm_backend`); for *parsing* them a
+  translated to LLVM IR (see `runtime.llvm_backend`); for *parsing* them a
   context needs `register_llvm_extensions(ctx)`.
 * `LoweringError`: a diagnostic naming the op that cannot be lowered.
 """

@@ -1,4 +1,4 @@
-"""Host-side runtime ops → calls into the runtime (`lowering/runtime.py`):
+"""Host-side runtime ops → calls into the runtime (`runtime/host_io.py`):
 `custom_call`, `infeed`, `outfeed`, `send`, `recv`; tokens (`after_all`,
 `create_token`); and the compile-time rule for `set_dimension_size`.
 
@@ -9,8 +9,9 @@ Each runtime op becomes one `func.call @__xla_rt_<kind>_<n>(inputs) -> outputs`
 on tensors, `@__xla_rt_<kind>_<n>` being a `func.func private` declaration
 added to the module. Token operands are not passed and no token comes back:
 bufferize turns the declaration and the call into `(in..., out...) -> ()` on
-contiguous row-major buffers, and the JIT resolves the symbol to the ctypes
-callback `runtime.new_site` bound when the op was lowered; that callback does
+contiguous row-major buffers. The site is described as data
+(`lowering/host_abi.py`: `host_abi.new_site`), and the JIT resolves the symbol
+to the ctypes callback the runtime binds to that description; the callback does
 the op's work on NumPy views of the buffers (pops the infeed, pushes the
 outfeed, calls the custom-call target...). One site per op: what it does
 (queue, shapes, target name, location for errors) is fixed at compile time.
@@ -31,8 +32,8 @@ external functions), and SSA order of a token chain is a program order, so the
 order the tokens state is kept; the spec's only freedom (unordered side effects
 may run in any order) is fixed to program order.
 
-An `Executable` takes `None` (or `runtime.TOKEN`) for a token parameter and
-returns `runtime.TOKEN` for a token result.
+An `Executable` takes `None` (or `host_io.TOKEN`) for a token parameter and
+returns `host_io.TOKEN` for a token result.
 
 Errors
 ======
@@ -77,7 +78,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from lowering import runtime
+from lowering import host_abi
 from lowering.to_llvm.common import LoweringError
 from lowering.xla_to_linalg.converter import Converter, convert_type, lowers
 from xla_dialect.attributes import OutputOperandAliasAttr
@@ -109,7 +110,7 @@ def where(op: Operation) -> str:
     return op.name
 
 
-def _leaf(t: Attribute, op: Operation) -> runtime.Leaf:
+def _leaf(t: Attribute, op: Operation) -> host_abi.Leaf:
     if not isinstance(t, TensorType):
         raise LoweringError(f"'{op.name}' with a value of type {format_type(t)} cannot be compiled", op)
     dtype = numpy_dtype(element_type_of(t))
@@ -118,7 +119,7 @@ def _leaf(t: Attribute, op: Operation) -> runtime.Leaf:
     shape = tuple(shape_of(t))
     if any(d < 0 for d in shape):
         raise LoweringError(f"'{op.name}' with dynamic shape {format_type(t)}: shapes must be static", op)
-    return runtime.Leaf(shape, dtype, format_type(t))
+    return host_abi.Leaf(shape, dtype, format_type(t))
 
 
 def _data(values: Sequence[SSAValue]) -> list[SSAValue]:
@@ -141,16 +142,16 @@ def _declare(module: ModuleOp, symbol: str, inputs: Sequence[Attribute], outputs
 
 
 def _call_site(
-    cx: Converter, op: Operation, builder: Builder, kind: str, handler: runtime.Handler
+    cx: Converter, op: Operation, builder: Builder, kind: str, action: host_abi.Action
 ) -> tuple[list[SSAValue], list[SSAValue]]:
     """Declare and call the site of `op`; return (data results, call results)."""
     inputs, outputs = _data(op.operands), _data(op.results)
-    site = runtime.new_site(
+    site = host_abi.new_site(
         kind,
         where(op),
         [_leaf(v.type, op) for v in inputs],
         [_leaf(v.type, op) for v in outputs],
-        handler,
+        action,
     )
     in_types = [convert_type(v.type, op) for v in inputs]
     out_types = [convert_type(v.type, op) for v in outputs]
@@ -210,14 +211,14 @@ def lower_token(cx: Converter, op: AfterAllOp | CreateTokenOp, builder: Builder)
 def lower_infeed(cx: Converter, op: InfeedOp, builder: Builder) -> Sequence[SSAValue]:
     if op.layout is not None:
         _check_row_major(op, "layout", op.layout, list(op.outputs.types)[:-1])
-    leaves = [_leaf(v.type, op) for v in _data(op.results)]
-    handler = runtime.read_handler(runtime.infeed, leaves, "push it with lowering.runtime.infeed.push(...) first")
-    return _results(op, builder, *_call_site(cx, op, builder, "infeed", handler))
+    action = host_abi.ReadQueue(host_abi.QueueRef("infeed"), "push it with runtime.host_io.infeed.push(...) first")
+    return _results(op, builder, *_call_site(cx, op, builder, "infeed", action))
 
 
 @lowers(OutfeedOp)
 def lower_outfeed(cx: Converter, op: OutfeedOp, builder: Builder) -> Sequence[SSAValue]:
-    return _results(op, builder, *_call_site(cx, op, builder, "outfeed", runtime.write_handler(runtime.outfeed)))
+    action = host_abi.WriteQueue(host_abi.QueueRef("outfeed"))
+    return _results(op, builder, *_call_site(cx, op, builder, "outfeed", action))
 
 
 def _is_host(op: SendOp | RecvOp) -> bool:
@@ -227,23 +228,21 @@ def _is_host(op: SendOp | RecvOp) -> bool:
 @lowers(SendOp)
 def lower_send(cx: Converter, op: SendOp, builder: Builder) -> Sequence[SSAValue]:
     handle = op.channel_handle.int_value("handle")
-    queue = runtime.send_queue(handle) if _is_host(op) else runtime.channel_queue(handle)
-    return _results(op, builder, *_call_site(cx, op, builder, "send", runtime.write_handler(queue)))
+    queue = host_abi.QueueRef("send" if _is_host(op) else "channel", handle)
+    return _results(op, builder, *_call_site(cx, op, builder, "send", host_abi.WriteQueue(queue)))
 
 
 @lowers(RecvOp)
 def lower_recv(cx: Converter, op: RecvOp, builder: Builder) -> Sequence[SSAValue]:
     handle = op.channel_handle.int_value("handle")
-    leaves = [_leaf(v.type, op) for v in _data(op.results)]
     if _is_host(op):
-        queue = runtime.recv_queue(handle)
-        hint = f"push it with lowering.runtime.recv_queue({handle}).push(...) first"
+        queue = host_abi.QueueRef("recv", handle)
+        hint = f"push it with runtime.host_io.recv_queue({handle}).push(...) first"
     else:
         assert op.channel_handle.int_value("type") == DEVICE_TO_DEVICE
-        queue = runtime.channel_queue(handle)
+        queue = host_abi.QueueRef("channel", handle)
         hint = f"no xla.send on channel {handle} ran before it"
-    handler = runtime.read_handler(queue, leaves, hint)
-    return _results(op, builder, *_call_site(cx, op, builder, "recv", handler))
+    return _results(op, builder, *_call_site(cx, op, builder, "recv", host_abi.ReadQueue(queue, hint)))
 
 
 # ---------------------------------------------------------------------------
@@ -274,15 +273,15 @@ def _aliases(op: CustomCallOp) -> tuple[tuple[int, int], ...]:
 @lowers(CustomCallOp)
 def lower_custom_call(cx: Converter, op: CustomCallOp, builder: Builder) -> Sequence[SSAValue]:
     name = op.target
-    target = runtime.custom_call_target(name)
+    target = host_abi.custom_call_target(name)
     if target is None:
         raise LoweringError(
             f"custom_call target '{name}' is not registered: register it with "
-            f"lowering.runtime.register_custom_call('{name}', fn) before compiling",
+            f"runtime.host_io.register_custom_call('{name}', fn) before compiling",
             op,
         )
     version = 1 if op.api_version is None else op.version
-    if target.python is None and not runtime.c_api_supported(version):
+    if target.python is None and not host_abi.c_api_supported(version):
         raise LoweringError(
             f"custom_call target '{name}' is a C function, which api_version {version} "
             "(typed FFI) cannot call: use api_version 1-3 or register a Python callable",
@@ -296,8 +295,8 @@ def lower_custom_call(cx: Converter, op: CustomCallOp, builder: Builder) -> Sequ
     opaque = config.data.encode() if isinstance(config, StringAttr) else b""
     n_data = len(_data(op.outputs))
     table = n_data != 1 or "xla.tuple_result" in op.attributes
-    spec = runtime.CustomCallSpec(name, version, opaque, table, _aliases(op))
-    return _results(op, builder, *_call_site(cx, op, builder, "custom_call", runtime.custom_call_handler(spec)))
+    spec = host_abi.CustomCallSpec(name, version, opaque, table, _aliases(op))
+    return _results(op, builder, *_call_site(cx, op, builder, "custom_call", host_abi.CallTarget(spec)))
 
 
 # ---------------------------------------------------------------------------
@@ -323,7 +322,7 @@ def lower_set_dimension_size(cx: Converter, op: SetDimensionSizeOp, builder: Bui
 
 
 def _is_site(callee: str) -> bool:
-    return callee.startswith(runtime.SYMBOL_PREFIX) and callee != runtime.OK_SYMBOL
+    return callee.startswith(host_abi.SYMBOL_PREFIX) and callee != host_abi.OK_SYMBOL
 
 
 def guard_loops(module: ModuleOp) -> None:
@@ -358,12 +357,12 @@ def guard_loops(module: ModuleOp) -> None:
     ]
     if not loops:
         return
-    _declare(module, runtime.OK_SYMBOL, [], [IntegerType(1)])
+    _declare(module, host_abi.OK_SYMBOL, [], [IntegerType(1)])
     for w in loops:
         condition = w.before_region.block.last_op
         assert isinstance(condition, scf.ConditionOp)
         b = Builder(InsertPoint.before(condition))
-        ok = b.insert(func.CallOp(runtime.OK_SYMBOL, [], [i1])).res[0]
+        ok = b.insert(func.CallOp(host_abi.OK_SYMBOL, [], [i1])).res[0]
         both = b.insert(arith.AndIOp(condition.condition, ok)).result
         condition.operands[0] = both
         for new in (ok.owner, both.owner):

@@ -1,6 +1,6 @@
 """End to end: linalg-on-tensors programs through `bufferize`, then
 `convert-linalg-to-loops, lower-affine, lower-scf-to-cf, convert-to-llvm`, compiled
-by `lowering.jit` and run on NumPy arrays (outputs preallocated, passed after the
+by `runtime.jit` and run on NumPy arrays (outputs preallocated, passed after the
 inputs), checked against NumPy. Every call also checks that the inputs were not
 modified. Plus IR-level checks (no tensor left, verification, errors) and a
 memory-leak check."""
@@ -17,10 +17,10 @@ from xdsl.dialects.linalg.ops import BroadcastOp, ReduceOp
 from xdsl.parser import Parser
 
 from lowering.bufferize import BufferizePass, bufferize_module
-from lowering.jit import JitModule, compile_llvm_module
 from lowering.to_llvm.common import LoweringError
-from passes import get_all_passes
+from runtime.jit import JitModule, compile_llvm_module
 from xla_dialect.context import make_context
+from xla_tools.registry import get_all_passes
 
 PIPELINE = ["convert-linalg-to-loops", "lower-affine", "lower-scf-to-cf", "convert-to-llvm"]
 RNG = np.random.default_rng(7)

@@ -19,7 +19,7 @@ import numpy as np
 import pytest
 import scipy.special as sp
 
-from lowering import compile
+from xla_tools import compile
 
 DTYPES: dict[str, np.dtype] = {
     "f16": np.dtype(np.float16),

@@ -17,7 +17,7 @@ from dataclasses import dataclass, field
 import numpy as np
 import pytest
 
-from lowering import compile
+from xla_tools import compile
 
 C64, C128 = np.dtype(np.complex64), np.dtype(np.complex128)
 TYPES = {"c64": (C64, "complex<f32>", "f32", np.float32), "c128": (C128, "complex<f64>", "f64", np.float64)}

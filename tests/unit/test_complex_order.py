@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from lowering import compile
+from xla_tools import compile
 
 TYPES = {"c64": (np.complex64, "complex<f32>", np.float32), "c128": (np.complex128, "complex<f64>", np.float64)}
 

@@ -24,7 +24,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from lowering import compile
+from xla_tools import compile
 
 DTYPES: dict[str, np.dtype] = {
     "f64": np.dtype(np.float64),
@@ -326,7 +326,7 @@ def test_convolution(module: str, case: Case) -> None:
 
 def test_complex_is_reported() -> None:
     """Complex convolutions are refused by name, at the op's line."""
-    from lowering.executable import CompileError
+    from runtime import CompileError
 
     t_lhs, t_rhs, t_out = "tensor<1x3x2xcomplex<f32>>", "tensor<2x2x2xcomplex<f32>>", "tensor<1x2x2xcomplex<f32>>"
     text = f"""func.func @c(%a: {t_lhs}, %b: {t_rhs}) -> {t_out} {{

@@ -1,6 +1,6 @@
 """`xla.custom_call` compiled through `lower-to-llvm`, calling C functions (built
 from a tiny C source with gcc at test time) and Python callables registered with
-`lowering.runtime.register_custom_call`.
+`runtime.host_io.register_custom_call`.
 
 C targets follow the spec's `void f(void* out, void** in)`: `in[i]` is operand
 i's row-major buffer, `out` the result buffer, or a table of result buffers for a
@@ -19,8 +19,9 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from lowering import compile, runtime
-from lowering.executable import CompileError, Executable
+from runtime import CompileError, Executable
+from runtime import host_io as runtime
+from xla_tools import compile
 
 C_SOURCE = r"""
 #include <stddef.h>

@@ -10,9 +10,9 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from lowering import compile
-from lowering.executable import CompileError
+from runtime import CompileError
 from xla_dialect.context import XlaProgramError
+from xla_tools import compile
 from xla_tools.xla_run import main as xla_run
 
 MODULE = """

@@ -17,7 +17,7 @@ from dataclasses import dataclass
 import numpy as np
 import pytest
 
-from lowering import compile
+from xla_tools import compile
 
 COMPLEX = {"c64": ("complex<f32>", np.complex64), "c128": ("complex<f64>", np.complex128)}
 REAL = {"c64": ("f32", np.float32), "c128": ("f64", np.float64)}

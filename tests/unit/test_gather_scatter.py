@@ -28,8 +28,8 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from lowering import compile
-from lowering.executable import CompileError
+from runtime import CompileError
+from xla_tools import compile
 
 DTYPES: dict[str, np.dtype] = {
     "f32": np.dtype(np.float32),

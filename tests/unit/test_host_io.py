@@ -1,7 +1,7 @@
 """Host I/O compiled through `lower-to-llvm`: infeed, outfeed, send/recv, tokens.
 
 Every program is a function of one module compiled once. Values go in through
-`lowering.runtime` queues before the call and come out after it; token
+`runtime.host_io` queues before the call and come out after it; token
 parameters take None (or `runtime.TOKEN`) and token results come back as
 `runtime.TOKEN`. A failing host op (empty infeed, wrong item) is a
 `HostIOError` naming the op and its line, after which the runtime is usable again.
@@ -14,8 +14,9 @@ from collections.abc import Iterator
 import numpy as np
 import pytest
 
-from lowering import compile, runtime
-from lowering.executable import Executable
+from runtime import Executable
+from runtime import host_io as runtime
+from xla_tools import compile
 
 MODULE = """
 func.func @feed_add(%x: tensor<2xf32>, %t: !xla.token) -> (tensor<2xf32>, !xla.token) {

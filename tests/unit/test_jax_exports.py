@@ -8,7 +8,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lowering import compile
+from xla_tools import compile
 
 HERE = Path(__file__).resolve().parents[2] / "examples" / "jax_exports"
 DATA = np.load(HERE / "data.npz")

@@ -25,7 +25,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from lowering import compile
+from xla_tools import compile
 
 DTYPES: dict[str, np.dtype] = {
     "f64": np.dtype(np.float64),

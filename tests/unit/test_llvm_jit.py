@@ -1,5 +1,5 @@
 """End to end: func/arith/math/memref/scf programs lowered by the project's passes
-(`lower-scf-to-cf`, `convert-to-llvm`), compiled by `lowering.jit` and run on
+(`lower-scf-to-cf`, `convert-to-llvm`), compiled by `runtime.jit` and run on
 NumPy arrays through ctypes, checked against NumPy."""
 
 from __future__ import annotations
@@ -11,9 +11,10 @@ import pytest
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
-from lowering.jit import JitError, compile_llvm_module, lower_and_compile
 from lowering.to_llvm.common import LoweringError, register_llvm_extensions
+from runtime.jit import JitError, compile_llvm_module
 from xla_dialect.context import make_context
+from xla_tools.pipelines import lower_and_compile
 
 N = 37  # not a multiple of any vector width: exercises the loop epilogues
 

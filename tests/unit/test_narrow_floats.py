@@ -27,7 +27,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from lowering import compile
+from xla_tools import compile
 
 TYPES: dict[str, type] = {
     "f8E3M4": ml_dtypes.float8_e3m4,

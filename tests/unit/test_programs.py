@@ -9,8 +9,8 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from lowering import compile
-from lowering.executable import Executable
+from runtime import Executable
+from xla_tools import compile
 
 ROOT = Path(__file__).resolve().parents[2]
 

@@ -17,7 +17,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from lowering import compile
+from xla_tools import compile
 
 # ---------------------------------------------------------------------------
 # Cases

@@ -27,13 +27,13 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from lowering import compile
-from lowering.executable import CompileError
-from lowering.jit import compile_llvm_module
-from lowering.pipeline import lower_to_llvm
 from lowering.to_llvm.common import register_llvm_extensions
 from lowering.xla_to_linalg.rng import RNG_SEED, RNG_STATE_GLOBAL
+from runtime import CompileError
+from runtime.jit import compile_llvm_module
 from xla_dialect.context import make_context, parse_module
+from xla_tools import compile
+from xla_tools.pipelines import lower_to_llvm
 
 # ---------------------------------------------------------------------------
 # NumPy reference of XLA's bit generators

@@ -45,9 +45,9 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 
 from lowering.emulate_floats import EmulateUnsupportedFloatsPass
-from lowering.jit import JitModule, compile_llvm_module, lower_and_compile
 from lowering.to_llvm.common import LoweringError
 from lowering.xla_to_linalg.scalar import emit_scalar_op, scalar_constant, signless_type
+from runtime.jit import JitModule, compile_llvm_module
 from xla_dialect.context import make_context
 from xla_dialect.ops.elementwise import (
     BINARY_OP_CLASSES,
@@ -59,6 +59,7 @@ from xla_dialect.ops.elementwise import (
     ReducePrecisionOp,
     SelectOp,
 )
+from xla_tools.pipelines import lower_and_compile
 
 BF16 = ml_dtypes.bfloat16
 

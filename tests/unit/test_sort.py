@@ -17,7 +17,7 @@ import ml_dtypes
 import numpy as np
 import pytest
 
-from lowering import compile
+from xla_tools import compile
 
 DTYPES: dict[str, np.dtype] = {
     "f32": np.dtype(np.float32),
@@ -263,7 +263,7 @@ def test_total_order_placement(module: str) -> None:
 
 
 def test_comparator_without_scalar_form_is_reported() -> None:
-    from lowering.executable import CompileError
+    from runtime import CompileError
 
     text = """func.func @bad(%x: tensor<4xf32>) -> tensor<4xf32> {
   %r = "xla.sort"(%x) ({

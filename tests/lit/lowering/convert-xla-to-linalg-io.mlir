@@ -121,7 +121,7 @@ func.func @caller(%n: tensor<i32>) -> tensor<i32> {
 // -----
 
 func.func @unregistered(%x: tensor<2xf32>) -> tensor<2xf32> {
-  // expected-error @+1 {{custom_call target 'not_registered_anywhere' is not registered: register it with lowering.runtime.register_custom_call('not_registered_anywhere', fn) before compiling}}
+  // expected-error @+1 {{custom_call target 'not_registered_anywhere' is not registered: register it with runtime.host_io.register_custom_call('not_registered_anywhere', fn) before compiling}}
   %0 = xla.custom_call @not_registered_anywhere(%x) : (tensor<2xf32>) -> tensor<2xf32>
   func.return %0 : tensor<2xf32>
 }

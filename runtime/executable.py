@@ -1,26 +1,29 @@
-"""The Python entry point: `compile(text_or_module, entry="main")` → `Executable`.
+"""`Executable`: an entry function of a module already lowered to the llvm
+dialect, JIT-compiled and callable on NumPy arrays.
 
-    from lowering import compile
+    from xla_tools import compile         # parse → lower-to-llvm → Executable
     f = compile(open("examples/mlp.mlir").read())
     y = f(x, w1, b1, w2, b2)              # NumPy in, NumPy out
 
+`load(lowered_module, signatures)` JIT-compiles a lowered module into a
+`CompiledModule`, whose `executable(entry)` gives the `Executable` of one of
+its functions; `signatures` are the functions' `xla` signatures from before the
+lowering (`xla_signatures(module)`).
+
 The executable remembers the entry function's `xla` signature (element types
-with their signedness, tuple nesting) from before the lowering, checks every
-call against it (a wrong count, shape or dtype is a `ValueError` naming the
-argument, the expected and the given type), passes the flattened leaves as bare
-pointers followed by one out-parameter per result leaf (the calling convention
-that `bufferize` produces), and rebuilds the nesting of the results: one result
-comes back as an array, several as a tuple, a tuple-typed result as a nested
-tuple. bf16 parameters take `ml_dtypes.bfloat16` arrays or their bit patterns
-as uint16 arrays; bf16 results are `ml_dtypes.bfloat16` arrays.
+with their signedness, tuple nesting), checks every call against it (a wrong
+count, shape or dtype is a `ValueError` naming the argument, the expected and
+the given type), passes the flattened leaves as bare pointers followed by one
+out-parameter per result leaf (the calling convention that `bufferize`
+produces), and rebuilds the nesting of the results: one result comes back as an
+array, several as a tuple, a tuple-typed result as a nested tuple. bf16
+parameters take `ml_dtypes.bfloat16` arrays or their bit patterns as uint16
+arrays; bf16 results are `ml_dtypes.bfloat16` arrays.
 
-Tokens carry no data: a token parameter takes None (or `runtime.TOKEN`), a
-token result comes back as `runtime.TOKEN`. Host I/O goes through
-`lowering.runtime`; a host op that failed during the call (e.g. an empty
-infeed) is raised as `runtime.HostIOError` when the call returns.
-
-Compiled code is cached by the module's text and entry, so compiling the same
-module twice compiles once.
+Tokens carry no data: a token parameter takes None (or `host_io.TOKEN`), a
+token result comes back as `host_io.TOKEN`. Host I/O goes through
+`runtime.host_io`; a host op that failed during the call (e.g. an empty
+infeed) is raised as `host_io.HostIOError` when the call returns.
 """
 
 from __future__ import annotations
@@ -28,7 +31,7 @@ from __future__ import annotations
 import ctypes
 import threading
 from collections.abc import Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import ml_dtypes
@@ -37,10 +40,8 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import BFloat16Type, ModuleOp, TensorType, TupleType
 from xdsl.ir import Attribute
 
-from lowering import runtime
-from lowering.jit import JitError, JitModule, compile_llvm_module
-from lowering.pipeline import lower_to_llvm
-from xla_dialect.context import XlaProgramError, make_context, parse_module
+from runtime import host_io
+from runtime.jit import JitError, JitModule, compile_llvm_module
 from xla_dialect.literals import numpy_dtype
 from xla_dialect.types import TokenType, element_type_of, format_type, shape_of
 
@@ -72,7 +73,7 @@ def _leaves(t: Attribute, where: str) -> list[LeafSpec]:
     if isinstance(t, TupleType):
         return [leaf for e in t.types.data for leaf in _leaves(e, where)]
     if isinstance(t, TokenType):
-        return []  # no data: None/runtime.TOKEN in, runtime.TOKEN out
+        return []  # no data: None/host_io.TOKEN in, host_io.TOKEN out
     if not isinstance(t, TensorType):
         raise CompileError(f"{where} has type {t}; only tensors and tuples of tensors can be passed")
     dtype = numpy_dtype(element_type_of(t))
@@ -152,9 +153,9 @@ class Executable:
                     raise ValueError(f"out[{k}]: expected a C-contiguous {spec.describe()}, got {_describe_given(r)}")
         else:
             results = [np.empty(spec.shape, spec.dtype) for spec in self._output_leaves]
-        runtime.begin_run()
+        host_io.begin_run()
         self._function(*[a.ctypes.data for a in arrays], *[r.ctypes.data for r in results])
-        runtime.end_run()  # raises what a host op (infeed, custom call, ...) recorded
+        host_io.end_run()  # raises what a host op (infeed, custom call, ...) recorded
         return results
 
     def __call__(self, *args: Any, out: Sequence[np.ndarray] | None = None) -> Any:
@@ -181,7 +182,7 @@ def _flatten_value(value: Any, t: Attribute, name: str) -> list[Any]:
             raise ValueError(f"{name}: expected a tuple of {len(elements)} values ({format_type(t)}), got {_describe_given(value)}")
         return [leaf for v, e in zip(value, elements) for leaf in _flatten_value(v, e, name)]
     if isinstance(t, TokenType):
-        if value is not None and not isinstance(value, runtime.Token):
+        if value is not None and not isinstance(value, host_io.Token):
             raise ValueError(f"{name}: a token takes None or runtime.TOKEN, got {_describe_given(value)}")
         return []
     return [value]
@@ -191,24 +192,25 @@ def _unflatten(t: Attribute, leaves: Any) -> Any:
     if isinstance(t, TupleType):
         return tuple(_unflatten(e, leaves) for e in t.types.data)
     if isinstance(t, TokenType):
-        return runtime.TOKEN
+        return host_io.TOKEN
     return next(leaves)
 
 
-@dataclass
-class _CompiledModule:
-    """One module's native code and the xla signatures of its functions."""
-
-    jit: JitModule
-    signatures: dict[str, tuple[list[Attribute], list[Attribute]]]
-    executables: dict[str, Executable]
+Signatures = dict[str, tuple[list[Attribute], list[Attribute]]]
+"""Function name → its `xla` parameter and result types."""
 
 
-_CACHE: dict[str, _CompiledModule] = {}
-_CACHE_LOCK = threading.Lock()
+def xla_signatures(module: ModuleOp) -> Signatures:
+    """The signatures of the functions `module` defines (read before lowering it)."""
+    signatures: Signatures = {}
+    for f in module.ops:
+        if isinstance(f, func.FuncOp) and f.body.blocks:
+            signatures[f.sym_name.data] = (list(f.function_type.inputs.data), list(f.function_type.outputs.data))
+    return signatures
 
 
-def _entry_function(module: ModuleOp, entry: str) -> func.FuncOp:
+def entry_function(module: ModuleOp, entry: str) -> func.FuncOp:
+    """The function `@entry` of `module`, which must have a body."""
     functions = [op for op in module.ops if isinstance(op, func.FuncOp)]
     for f in functions:
         if f.sym_name.data == entry:
@@ -219,63 +221,45 @@ def _entry_function(module: ModuleOp, entry: str) -> func.FuncOp:
     raise CompileError(f"no function @{entry} in the module (functions: {names})")
 
 
-def _compile_module(program: str | ModuleOp, filename: str, entry: str) -> _CompiledModule:
-    from xdsl.utils.exceptions import DiagnosticException
+@dataclass
+class CompiledModule:
+    """One module's native code and the xla signatures of its functions."""
 
-    from lowering.to_llvm.common import register_llvm_extensions
+    jit: JitModule
+    signatures: Signatures
+    executables: dict[str, Executable] = field(default_factory=dict[str, Executable])
+    _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
-    ctx = make_context()
-    register_llvm_extensions(ctx)
-    module = parse_module(program, filename, ctx) if isinstance(program, str) else program.clone()
-    _entry_function(module, entry)
-    signatures: dict[str, tuple[list[Attribute], list[Attribute]]] = {}
-    for f in module.ops:
-        if isinstance(f, func.FuncOp) and f.body.blocks:
-            signatures[f.sym_name.data] = (list(f.function_type.inputs.data), list(f.function_type.outputs.data))
+    def executable(self, entry: str) -> Executable:
+        """The `Executable` of function `@entry` (made once)."""
+        if entry not in self.signatures:
+            names = ", ".join(f"@{n}" for n in self.signatures) or "none"
+            raise CompileError(f"no function @{entry} in the module (functions: {names})")
+        with self._lock:
+            executable = self.executables.get(entry)
+            if executable is None:
+                inputs, outputs = self.signatures[entry]
+                executable = Executable(self.jit, entry, inputs, outputs)
+                self.executables[entry] = executable
+        return executable
+
+
+def load(module: ModuleOp, signatures: Signatures) -> CompiledModule:
+    """JIT-compile `module` (in the llvm dialect) with the `xla` signatures its
+    functions had before the lowering."""
     try:
-        lower_to_llvm(module, ctx)
         jit = compile_llvm_module(module)
-    except DiagnosticException as err:
-        op = getattr(err, "op", None)
-        raise CompileError(_located(str(err.args[0]) if err.args else str(err), op)) from None
     except JitError as err:
         raise CompileError(str(err)) from None
-    return _CompiledModule(jit, signatures, {})
+    return CompiledModule(jit, signatures)
 
 
-def compile(program: str | ModuleOp, entry: str = "main", *, filename: str = "<string>") -> Executable:
-    """Compile `program` (MLIR text or a parsed module) and return its `entry`
-    function as an `Executable`. Raises `XlaProgramError` for text that does
-    not parse or verify and `CompileError` for a program that cannot be compiled.
-
-    A module is compiled once (cached by its text); every function of it can then
-    be had without compiling again."""
-    text = program if isinstance(program, str) else str(program)
-    with _CACHE_LOCK:
-        compiled = _CACHE.get(text)
-    if compiled is None:
-        compiled = _compile_module(program, filename, entry)
-        with _CACHE_LOCK:
-            compiled = _CACHE.setdefault(text, compiled)
-    if entry not in compiled.signatures:
-        names = ", ".join(f"@{n}" for n in compiled.signatures) or "none"
-        raise CompileError(f"no function @{entry} in the module (functions: {names})")
-    with _CACHE_LOCK:
-        executable = compiled.executables.get(entry)
-        if executable is None:
-            inputs, outputs = compiled.signatures[entry]
-            executable = Executable(compiled.jit, entry, inputs, outputs)
-            compiled.executables[entry] = executable
-    return executable
-
-
-def _located(message: str, op: Any) -> str:
-    from xdsl.dialects.builtin import FileLineColLoc
-
-    loc = getattr(op, "location", None)
-    if isinstance(loc, FileLineColLoc):
-        return f"{loc.filename.data}:{loc.line.data}:{loc.column.data}: {message}"
-    return message
-
-
-__all__ = ["CompileError", "Executable", "XlaProgramError", "compile"]
+__all__ = [
+    "CompileError",
+    "CompiledModule",
+    "Executable",
+    "Signatures",
+    "entry_function",
+    "load",
+    "xla_signatures",
+]

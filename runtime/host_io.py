@@ -5,15 +5,16 @@ Using it from Python (the device is the host CPU, so, as JAX's
 `device.transfer_to_infeed` / `transfer_from_outfeed`, the queues belong to the
 one device and are module-level objects here):
 
-    from lowering import compile, runtime
+    from runtime import host_io
+    from xla_tools import compile
 
-    runtime.register_custom_call("myfunc", lib.myfunc)   # C: void myfunc(void* out, void** in)
-    runtime.register_custom_call("twice", lambda out, ins: np.multiply(ins[0], 2, out=out))
-    runtime.infeed.push(np.ones((2, 2), np.float32))     # one item per executed xla.infeed
-    runtime.recv_queue(7).push(x)                        # what `xla.recv` on host channel 7 reads
-    y = compile(text, entry="main")(a, None)             # None (or runtime.TOKEN) for a token parameter
-    runtime.outfeed.pop()                                # the oldest item an xla.outfeed wrote
-    runtime.send_queue(7).pop()                          # the oldest item `xla.send` on host channel 7 sent
+    host_io.register_custom_call("myfunc", lib.myfunc)   # C: void myfunc(void* out, void** in)
+    host_io.register_custom_call("twice", lambda out, ins: np.multiply(ins[0], 2, out=out))
+    host_io.infeed.push(np.ones((2, 2), np.float32))     # one item per executed xla.infeed
+    host_io.recv_queue(7).push(x)                        # what `xla.recv` on host channel 7 reads
+    y = compile(text, entry="main")(a, None)             # None (or host_io.TOKEN) for a token parameter
+    host_io.outfeed.pop()                                # the oldest item an xla.outfeed wrote
+    host_io.send_queue(7).pop()                          # the oldest item `xla.send` on host channel 7 sent
 
 Design
 ======
@@ -22,10 +23,12 @@ Design
   (`lowering/xla_to_linalg/io.py`), a `func.call` to a private external function
   `@__xla_rt_<kind>_<n>` taking its input tensors and returning its output tensors
   (bufferize turns them into pointer arguments: the inputs, then one out-buffer per
-  output, row-major and contiguous). `new_site` makes, for each such op, a ctypes
-  callback with that C signature, binds the symbol to it with llvmlite's
-  `add_symbol` (process-wide, so `n` is a global counter) and keeps the callback
-  alive for the life of the process (a compiled engine may call it any time).
+  output, row-major and contiguous), and describes the site as data
+  (`lowering/host_abi.py`: its leaves and its action). Before the JIT resolves
+  symbols, `bind_new_sites` makes, for each new site, a ctypes callback with that
+  C signature, binds the symbol to it with llvmlite's `add_symbol` (process-wide,
+  so `n` is a global counter) and keeps the callback alive for the life of the
+  process (a compiled engine may call it any time).
   The callback builds NumPy views of the buffers and runs the op's handler.
 * Custom calls. `register_custom_call(name, target)` takes a C function (a ctypes
   function pointer such as `ctypes.CDLL(path).f`, or an integer address)
@@ -65,24 +68,44 @@ Design
   glue, not in hot inner loops.
 * Tokens carry no data at run time: a token parameter takes `None` or `TOKEN`,
   a token result comes back as `TOKEN` (see `lowering/xla_to_linalg/io.py`).
+* The interpreter's harness: `__xla_interpreter_infeed` is a built-in target that
+  pushes its operands onto the infeed queue (`xla-inline-run-parallel` calls it).
 """
 
 from __future__ import annotations
 
 import ctypes
-import itertools
 import threading
 from collections import deque
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 import llvmlite.binding as llvm_binding
 import numpy as np
 
-DEVICE_TO_DEVICE = 1
-DEVICE_TO_HOST = 2
-HOST_TO_DEVICE = 3
+from lowering.host_abi import (
+    DEVICE_TO_DEVICE,
+    DEVICE_TO_HOST,
+    HOST_TO_DEVICE,
+    OK_SYMBOL,
+    SYMBOL_PREFIX,
+    CallTarget,
+    CustomCallSpec,
+    CustomCallTarget,
+    Leaf,
+    PythonTarget,
+    QueueRef,
+    ReadQueue,
+    SiteSpec,
+    WriteQueue,
+    c_api_supported,
+    custom_call_target,
+    register_custom_call,
+    take_new_sites,
+    unregister_custom_call,
+)
+from xla_dialect.interpreter import INFEED_TARGET
 
 
 class HostIOError(RuntimeError):
@@ -201,62 +224,6 @@ def reset() -> None:
 
 
 # ---------------------------------------------------------------------------
-# Custom-call targets
-# ---------------------------------------------------------------------------
-
-PythonTarget = Callable[[Any, list[np.ndarray]], Any]
-
-
-@dataclass(frozen=True)
-class CustomCallTarget:
-    """A registered target: a C function (`address`) or a Python callable."""
-
-    name: str
-    address: int | None = None
-    python: PythonTarget | None = None
-    keep: Any = field(default=None, compare=False)
-    """The object the address came from (keeps its library loaded)."""
-
-
-_TARGETS: dict[str, CustomCallTarget] = {}
-_TARGETS_LOCK = threading.Lock()
-
-
-def register_custom_call(name: str, target: Any) -> None:
-    """Make `target` the function `xla.custom_call @name` calls: a ctypes function
-    pointer or an integer address of `void f(void* out, void** in)`, or a Python
-    callable `f(out, ins)` (module docstring). Replaces an earlier registration."""
-    if not name:
-        raise ValueError("a custom-call target needs a name")
-    if isinstance(target, ctypes._CFuncPtr):  # pyright: ignore[reportPrivateUsage]
-        entry = CustomCallTarget(name, address=ctypes.cast(target, ctypes.c_void_p).value, keep=target)
-    elif isinstance(target, int) and not isinstance(target, bool):
-        entry = CustomCallTarget(name, address=target)
-    elif callable(target):
-        entry = CustomCallTarget(name, python=target)
-    else:
-        raise TypeError(
-            f"custom-call target {name!r} must be a ctypes function, an address or a callable, "
-            f"got {type(target).__name__}"
-        )
-    if entry.python is None and not entry.address:
-        raise ValueError(f"custom-call target {name!r} has a null address")
-    with _TARGETS_LOCK:
-        _TARGETS[name] = entry
-
-
-def unregister_custom_call(name: str) -> None:
-    with _TARGETS_LOCK:
-        _TARGETS.pop(name, None)
-
-
-def custom_call_target(name: str) -> CustomCallTarget | None:
-    """The target registered under `name`, if any."""
-    with _TARGETS_LOCK:
-        return _TARGETS.get(name)
-
-
-# ---------------------------------------------------------------------------
 # Errors of a run
 # ---------------------------------------------------------------------------
 
@@ -291,35 +258,12 @@ def _ok() -> bool:
     return _STATE.error is None
 
 
-OK_SYMBOL = "__xla_rt_ok"
-"""`i1 __xla_rt_ok()`: false once a runtime op of the current run failed."""
-
 llvm_binding.add_symbol(OK_SYMBOL, ctypes.cast(_ok, ctypes.c_void_p).value)  # pyright: ignore[reportArgumentType]
 
 
 # ---------------------------------------------------------------------------
 # Call sites
 # ---------------------------------------------------------------------------
-
-SYMBOL_PREFIX = "__xla_rt_"
-
-
-@dataclass(frozen=True)
-class Leaf:
-    """One array a site reads or writes: its shape, NumPy dtype and xla type text."""
-
-    shape: tuple[int, ...]
-    dtype: np.dtype
-    type_text: str
-    nbytes: int = field(init=False)
-    buffer_type: Any = field(init=False, compare=False)
-    """`c_char * nbytes`, made once: views are made on every call."""
-
-    def __post_init__(self) -> None:
-        nbytes = int(np.prod(self.shape, dtype=np.int64)) * self.dtype.itemsize
-        object.__setattr__(self, "nbytes", nbytes)
-        object.__setattr__(self, "buffer_type", ctypes.c_char * nbytes)
-
 
 Handler = Callable[[list[np.ndarray], list[np.ndarray]], None]
 
@@ -354,20 +298,42 @@ class Site:
 
 
 _SITES: list[Site] = []
-_COUNTER = itertools.count()
 _SITES_LOCK = threading.Lock()
 
 
-def new_site(kind: str, where: str, inputs: Sequence[Leaf], outputs: Sequence[Leaf], handler: Handler) -> Site:
-    """A new call site `__xla_rt_<kind>_<n>(in..., out...)`, bound for the JIT."""
+def _queue(ref: QueueRef) -> HostQueue:
+    if ref.kind == "infeed":
+        return infeed
+    if ref.kind == "outfeed":
+        return outfeed
+    assert ref.handle is not None
+    return {"send": send_queue, "recv": recv_queue, "channel": channel_queue}[ref.kind](ref.handle)
+
+
+def _handler(site: SiteSpec) -> Handler:
+    action = site.action
+    if isinstance(action, ReadQueue):
+        return read_handler(_queue(action.queue), site.outputs, action.hint)
+    if isinstance(action, WriteQueue):
+        return write_handler(_queue(action.queue))
+    assert isinstance(action, CallTarget)
+    return custom_call_handler(action.spec)
+
+
+def bind_new_sites() -> None:
+    """Bind every call site the lowering described since the last call to a ctypes
+    callback (the JIT calls this before it resolves a module's symbols)."""
     with _SITES_LOCK:
-        symbol = f"{SYMBOL_PREFIX}{kind}_{next(_COUNTER)}"
-        site = Site(symbol, where, list(inputs), list(outputs), handler)
-        prototype = ctypes.CFUNCTYPE(None, *([ctypes.c_void_p] * (len(inputs) + len(outputs))))
-        site.callback = prototype(lambda *pointers: site.run(pointers))
-        llvm_binding.add_symbol(symbol, ctypes.cast(site.callback, ctypes.c_void_p).value)  # pyright: ignore[reportArgumentType]
-        _SITES.append(site)
-    return site
+        for spec in take_new_sites():
+            site = Site(spec.symbol, spec.where, list(spec.inputs), list(spec.outputs), _handler(spec))
+            prototype = ctypes.CFUNCTYPE(None, *([ctypes.c_void_p] * (len(spec.inputs) + len(spec.outputs))))
+            site.callback = _bind(site, prototype)
+            llvm_binding.add_symbol(spec.symbol, ctypes.cast(site.callback, ctypes.c_void_p).value)  # pyright: ignore[reportArgumentType]
+            _SITES.append(site)
+
+
+def _bind(site: Site, prototype: Any) -> Any:
+    return prototype(lambda *pointers: site.run(pointers))
 
 
 def _view(pointer: int | None, leaf: Leaf, *, writable: bool) -> np.ndarray:
@@ -400,7 +366,7 @@ def _store_item(item: Item, outs: list[np.ndarray], leaves: Sequence[Leaf], what
 
 
 # ---------------------------------------------------------------------------
-# Handlers (made by the lowering of each op kind)
+# Handlers (one per action of a site)
 # ---------------------------------------------------------------------------
 
 
@@ -427,19 +393,6 @@ def write_handler(queue: HostQueue) -> Handler:
     return handler
 
 
-@dataclass(frozen=True)
-class CustomCallSpec:
-    """What the lowering knows of one `xla.custom_call`."""
-
-    target: str
-    api_version: int
-    opaque: bytes
-    table_out: bool
-    """Whether `out` is a pointer table (several results or a tuple) or the buffer."""
-    aliases: tuple[tuple[int, int], ...]
-    """(output leaf, operand) pairs that share one buffer."""
-
-
 _C_PROTOTYPES: dict[int, Any] = {
     1: ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p),
     2: ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p),
@@ -448,10 +401,6 @@ _C_PROTOTYPES: dict[int, Any] = {
     ),
 }
 _C_FUNCTIONS: dict[tuple[int, int], Any] = {}
-
-
-def c_api_supported(version: int) -> bool:
-    return version in (0, 1, 2, 3)
 
 
 def _c_function(address: int, version: int) -> Any:
@@ -514,11 +463,19 @@ def _call_python(fn: PythonTarget, ins: list[np.ndarray], outs: list[np.ndarray]
         np.copyto(o, array, casting="same_kind")
 
 
+def _push_infeed(out: object, ins: list[np.ndarray]) -> None:
+    infeed.push(*(np.array(a, copy=True) for a in ins))
+
+
+register_custom_call(INFEED_TARGET, _push_infeed)
+
+
 __all__ = [
     "DEVICE_TO_DEVICE",
     "DEVICE_TO_HOST",
     "HOST_TO_DEVICE",
     "OK_SYMBOL",
+    "SYMBOL_PREFIX",
     "TOKEN",
     "CustomCallSpec",
     "CustomCallTarget",
@@ -528,11 +485,12 @@ __all__ = [
     "Site",
     "Token",
     "begin_run",
+    "bind_new_sites",
+    "c_api_supported",
     "channel_queue",
     "custom_call_target",
     "end_run",
     "infeed",
-    "new_site",
     "outfeed",
     "read_handler",
     "recv_queue",

@@ -1,17 +1,28 @@
-"""The named pipeline `lower-to-llvm`: every step from `xla` to the llvm dialect.
+"""Named pipelines, and running passes by name.
 
-`PIPELINES` maps a pipeline name to its pass list; `xla-opt` expands the name in
-`-p` so that `--print-ir-after-all` shows (and the driver verifies) every stage.
-`lower_to_llvm(module)` runs it from Python.
+`LOWER_TO_LLVM` is every step from `xla` to the llvm dialect; `PIPELINES` maps a
+pipeline name to its pass list; `xla-opt` expands the name in `-p`
+(`expand_pipeline_spec`) so that `--print-ir-after-all` shows (and the driver
+verifies) every stage. `run_passes(module, names)` applies passes of the
+registry (`xla_tools/registry.py`) by name, `lower_to_llvm(module)` runs the
+pipeline from Python and `lower_and_compile` lowers to llvm and JIT-compiles.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
+
+from lowering.to_llvm.common import register_llvm_extensions
+from xla_dialect.context import make_context
+
+if TYPE_CHECKING:
+    from runtime.jit import JitModule
 
 LOWER_TO_LLVM: tuple[str, ...] = (
     "xla-decompose-chlo",
@@ -27,6 +38,7 @@ LOWER_TO_LLVM: tuple[str, ...] = (
     "lower-affine",
     "convert-complex-to-standard",
     "arith-emulate-unsupported-floats",
+    "math-polynomial-approximation",
     "lower-scf-to-cf",
     "convert-to-llvm",
 )
@@ -56,13 +68,10 @@ def expand_pipeline_spec(spec: str) -> str:
 
 def run_passes(module: ModuleOp, names: tuple[str, ...] | list[str], ctx: Context | None = None) -> None:
     """Apply the named passes (project and xDSL ones) in order."""
-    from passes import get_all_passes
-    from xla_dialect.context import make_context
+    from xla_tools.registry import get_all_passes
 
     if ctx is None:
         ctx = make_context()
-        from lowering.to_llvm.common import register_llvm_extensions
-
         register_llvm_extensions(ctx)
     available = get_all_passes()
     for name in names:
@@ -72,6 +81,15 @@ def run_passes(module: ModuleOp, names: tuple[str, ...] | list[str], ctx: Contex
 def lower_to_llvm(module: ModuleOp, ctx: Context | None = None) -> None:
     """Lower a module of `xla` functions to the llvm dialect, in place."""
     run_passes(module, LOWER_TO_LLVM, ctx)
+
+
+def lower_and_compile(module: ModuleOp, passes: Sequence[str] | None = None, *, opt_level: int = 3) -> JitModule:
+    """Run the lowering passes (default: scf→cf then everything → llvm) and compile."""
+    from runtime.jit import compile_llvm_module  # the JIT loads llvmlite: only when used
+
+    run_passes(module, list(passes) if passes is not None else ["lower-scf-to-cf", "convert-to-llvm"])
+    module.verify()
+    return compile_llvm_module(module, opt_level=opt_level)
 
 
 @dataclass(frozen=True)
@@ -84,4 +102,12 @@ class LowerToLLVMPass(ModulePass):
         run_passes(op, LOWER_TO_LLVM, ctx)
 
 
-__all__ = ["LOWER_TO_LLVM", "PIPELINES", "LowerToLLVMPass", "expand_pipeline_spec", "lower_to_llvm", "run_passes"]
+__all__ = [
+    "LOWER_TO_LLVM",
+    "PIPELINES",
+    "LowerToLLVMPass",
+    "expand_pipeline_spec",
+    "lower_and_compile",
+    "lower_to_llvm",
+    "run_passes",
+]

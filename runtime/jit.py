@@ -21,7 +21,6 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import threading
-from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -38,7 +37,8 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
-from lowering.llvm_backend import convert_module
+from runtime import host_io
+from runtime.llvm_backend import convert_module
 
 
 class JitError(Exception):
@@ -205,6 +205,7 @@ def compile_llvm_ir(
     if opt_level > 0:
         optimize(mod, tm, opt_level)
     optimized = str(mod)
+    host_io.bind_new_sites()  # the runtime calls the lowering described
     _check_symbols(mod)
     engine = llvm_binding.create_mcjit_compiler(mod, tm)
     engine.finalize_object()
@@ -263,15 +264,6 @@ def compile_llvm_module(module: ModuleOp, *, opt_level: int = 3) -> JitModule:
     return compile_llvm_ir(str(ir_module), _signatures(module), opt_level=opt_level)
 
 
-def lower_and_compile(module: ModuleOp, passes: Sequence[str] | None = None, *, opt_level: int = 3) -> JitModule:
-    """Run the lowering passes (default: scf→cf then everything → llvm) and compile."""
-    from lowering.pipeline import run_passes
-
-    run_passes(module, list(passes) if passes is not None else ["lower-scf-to-cf", "convert-to-llvm"])
-    module.verify()
-    return compile_llvm_module(module, opt_level=opt_level)
-
-
 __all__ = [
     "FunctionSignature",
     "JitError",
@@ -279,6 +271,5 @@ __all__ = [
     "compile_llvm_ir",
     "compile_llvm_module",
     "create_target_machine",
-    "lower_and_compile",
     "optimize",
 ]

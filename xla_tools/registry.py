@@ -1,0 +1,232 @@
+"""The one registry of passes: every xDSL pass and the project's, by name.
+
+Each name maps to a small factory that imports its pass on demand (as xDSL's
+`get_all_passes`), so the drivers start fast however many passes there are.
+Named pipelines (`lower-to-llvm`, `xla_tools/pipelines.py`) are registered as
+passes too, and `xla-opt` expands them into their steps.
+
+The registry sits on the tools' floor: it imports the dialect's passes
+(`passes/`), the lowering (`lowering/`) and the pipelines; nothing below it
+imports it. Importing `passes` registers the `xla` canonicalization patterns,
+so xDSL's `canonicalize` handed out here sees them.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from xdsl.passes import ModulePass
+
+import passes  # noqa: F401 (registers the xla canonicalization patterns for `canonicalize`)
+
+PassFactory = Callable[[], type[ModulePass]]
+
+# ---------------------------------------------------------------------------
+# Transformations of `xla` (passes/)
+# ---------------------------------------------------------------------------
+
+
+def _decompose_batch_norm() -> type[ModulePass]:
+    from passes.decompose_batch_norm import DecomposeBatchNormPass
+
+    return DecomposeBatchNormPass
+
+
+def _decompose_chlo() -> type[ModulePass]:
+    from passes.decompose_chlo import DecomposeChloPass
+
+    return DecomposeChloPass
+
+
+def _expose_checks() -> type[ModulePass]:
+    from passes.expose_checks import ExposeChecksPass
+
+    return ExposeChecksPass
+
+
+def _inline_run_parallel() -> type[ModulePass]:
+    from passes.inline_run_parallel import InlineRunParallelPass
+
+    return InlineRunParallelPass
+
+
+DIALECT_PASSES: dict[str, PassFactory] = {
+    "xla-decompose-batch-norm": _decompose_batch_norm,
+    "xla-decompose-chlo": _decompose_chlo,
+    "xla-expose-checks": _expose_checks,
+    "xla-inline-run-parallel": _inline_run_parallel,
+}
+"""Passes over the `xla` dialect itself, by name."""
+
+# ---------------------------------------------------------------------------
+# Conversions out of `xla` and code generation (lowering/), in pipeline order
+# ---------------------------------------------------------------------------
+
+
+def _flatten_tuples() -> type[ModulePass]:
+    from lowering.flatten_tuples import FlattenTuplesPass
+
+    return FlattenTuplesPass
+
+
+def _xla_to_linalg() -> type[ModulePass]:
+    from lowering.xla_to_linalg import ConvertXlaToLinalgPass
+
+    return ConvertXlaToLinalgPass
+
+
+def _fuse() -> type[ModulePass]:
+    from lowering.linalg_fuse_elementwise import LinalgFuseElementwisePass
+
+    return LinalgFuseElementwisePass
+
+
+def _bufferize() -> type[ModulePass]:
+    from lowering.bufferize import BufferizePass
+
+    return BufferizePass
+
+
+def _interchange() -> type[ModulePass]:
+    from lowering.linalg_interchange import LinalgInterchangePass
+
+    return LinalgInterchangePass
+
+
+def _reassociate() -> type[ModulePass]:
+    from lowering.linalg_reassociate import LinalgReassociateReductionsPass
+
+    return LinalgReassociateReductionsPass
+
+
+def _complex_to_standard() -> type[ModulePass]:
+    from lowering.complex_to_standard import ConvertComplexToStandardPass
+
+    return ConvertComplexToStandardPass
+
+
+def _emulate_floats() -> type[ModulePass]:
+    from lowering.emulate_floats import EmulateUnsupportedFloatsPass
+
+    return EmulateUnsupportedFloatsPass
+
+
+def _math_approximation() -> type[ModulePass]:
+    from lowering.math_approximation import MathPolynomialApproximationPass
+
+    return MathPolynomialApproximationPass
+
+
+def _scf_to_cf() -> type[ModulePass]:
+    from lowering.scf_to_cf import LowerScfToCfPass
+
+    return LowerScfToCfPass
+
+
+def _arith() -> type[ModulePass]:
+    from lowering.to_llvm.arith import ConvertArithToLLVMPass
+
+    return ConvertArithToLLVMPass
+
+
+def _math() -> type[ModulePass]:
+    from lowering.to_llvm.math import ConvertMathToLLVMPass
+
+    return ConvertMathToLLVMPass
+
+
+def _cf() -> type[ModulePass]:
+    from lowering.to_llvm.cf import ConvertCfToLLVMPass
+
+    return ConvertCfToLLVMPass
+
+
+def _func() -> type[ModulePass]:
+    from lowering.to_llvm.func import ConvertFuncToLLVMPass
+
+    return ConvertFuncToLLVMPass
+
+
+def _memref() -> type[ModulePass]:
+    from lowering.to_llvm.memref import ConvertMemrefToLLVMPass
+
+    return ConvertMemrefToLLVMPass
+
+
+def _index() -> type[ModulePass]:
+    from lowering.to_llvm.index import ConvertIndexToLLVMPass
+
+    return ConvertIndexToLLVMPass
+
+
+def _complex() -> type[ModulePass]:
+    from lowering.to_llvm.complex import ConvertComplexToLLVMPass
+
+    return ConvertComplexToLLVMPass
+
+
+def _all() -> type[ModulePass]:
+    from lowering.to_llvm import ConvertToLLVMPass
+
+    return ConvertToLLVMPass
+
+
+LOWERING_PASSES: dict[str, PassFactory] = {
+    "xla-flatten-tuples": _flatten_tuples,
+    "convert-xla-to-linalg": _xla_to_linalg,
+    "linalg-fuse-elementwise": _fuse,
+    "bufferize": _bufferize,
+    "linalg-interchange": _interchange,
+    "linalg-reassociate-reductions": _reassociate,
+    "convert-complex-to-standard": _complex_to_standard,
+    "arith-emulate-unsupported-floats": _emulate_floats,
+    "math-polynomial-approximation": _math_approximation,
+    "lower-scf-to-cf": _scf_to_cf,
+    "convert-arith-to-llvm": _arith,
+    "convert-math-to-llvm": _math,
+    "convert-cf-to-llvm": _cf,
+    "convert-func-to-llvm": _func,
+    "convert-memref-to-llvm": _memref,
+    "convert-index-to-llvm": _index,
+    "convert-complex-to-llvm": _complex,
+    "convert-to-llvm": _all,
+}
+"""The lowering's passes, by name."""
+
+# ---------------------------------------------------------------------------
+# Named pipelines
+# ---------------------------------------------------------------------------
+
+
+def _lower_to_llvm() -> type[ModulePass]:
+    from xla_tools.pipelines import LowerToLLVMPass
+
+    return LowerToLLVMPass
+
+
+PIPELINE_PASSES: dict[str, PassFactory] = {"lower-to-llvm": _lower_to_llvm}
+"""Each named pipeline as one pass (`xla_tools/pipelines.py`)."""
+
+
+def project_passes() -> dict[str, PassFactory]:
+    """The passes this project defines: over `xla`, the lowering's, the pipelines."""
+    return {**DIALECT_PASSES, **LOWERING_PASSES, **PIPELINE_PASSES}
+
+
+def get_all_passes() -> dict[str, PassFactory]:
+    """Every pass by name: xDSL's and the project's (the project's win a clash)."""
+    from xdsl.transforms import get_all_passes as xdsl_passes
+
+    available = dict(xdsl_passes())
+    available.update(project_passes())
+    return available
+
+
+__all__ = [
+    "DIALECT_PASSES",
+    "LOWERING_PASSES",
+    "PIPELINE_PASSES",
+    "PassFactory",
+    "get_all_passes",
+    "project_passes",
+]
