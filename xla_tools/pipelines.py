@@ -38,7 +38,6 @@ LOWER_TO_LLVM: tuple[str, ...] = (
     "lower-affine",
     "convert-complex-to-standard",
     "arith-emulate-unsupported-floats",
-    "math-polynomial-approximation",
     "lower-scf-to-cf",
     "convert-to-llvm",
 )

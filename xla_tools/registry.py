@@ -111,12 +111,6 @@ def _emulate_floats() -> type[ModulePass]:
     return EmulateUnsupportedFloatsPass
 
 
-def _math_approximation() -> type[ModulePass]:
-    from lowering.math_approximation import MathPolynomialApproximationPass
-
-    return MathPolynomialApproximationPass
-
-
 def _scf_to_cf() -> type[ModulePass]:
     from lowering.scf_to_cf import LowerScfToCfPass
 
@@ -180,7 +174,6 @@ LOWERING_PASSES: dict[str, PassFactory] = {
     "linalg-reassociate-reductions": _reassociate,
     "convert-complex-to-standard": _complex_to_standard,
     "arith-emulate-unsupported-floats": _emulate_floats,
-    "math-polynomial-approximation": _math_approximation,
     "lower-scf-to-cf": _scf_to_cf,
     "convert-arith-to-llvm": _arith,
     "convert-math-to-llvm": _math,
