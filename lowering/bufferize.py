@@ -108,7 +108,7 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.traits import IsTerminator
 
-from lowering.to_llvm.common import LoweringError
+from xla_dialect.diagnostics import LoweringError
 
 ALIGNMENT = 64
 """Alignment in bytes of every buffer and constant global created here."""

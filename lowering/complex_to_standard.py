@@ -57,7 +57,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from lowering.to_llvm.common import LoweringError
+from xla_dialect.diagnostics import LoweringError
 
 Parts = tuple[SSAValue, SSAValue]
 

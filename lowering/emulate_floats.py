@@ -78,7 +78,8 @@ from xdsl.parser import Parser
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from lowering.to_llvm.common import LoweringError, normalize_int
+from lowering.to_llvm.common import normalize_int
+from xla_dialect.diagnostics import LoweringError
 
 BIT_OPS = frozenset(
     {"arith.constant", "arith.select", "arith.bitcast", "arith.extf", "arith.truncf"}

@@ -25,7 +25,7 @@ from xdsl.dialects.builtin import FunctionType, ModuleOp, TupleType, UnitAttr
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 
-from lowering.to_llvm.common import LoweringError
+from xla_dialect.diagnostics import LoweringError
 from xla_dialect.ops.control_flow import (
     CallOp,
     CaseOp,

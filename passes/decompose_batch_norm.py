@@ -45,7 +45,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
-from lowering.to_llvm.common import LoweringError
+from xla_dialect.diagnostics import LoweringError
 from xla_dialect.ops.batch_norm import (
     BatchNormGradOp,
     BatchNormInferenceOp,

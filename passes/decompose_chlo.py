@@ -83,9 +83,9 @@ from xdsl.pattern_rewriter import (
     RewritePattern,
 )
 
-from lowering.to_llvm.common import LoweringError
 from xla_dialect import chlo
 from xla_dialect.attributes import ComparisonDirection, ComparisonType, Precision
+from xla_dialect.diagnostics import LoweringError
 from xla_dialect.ops.constants import ConstantOp, IotaOp
 from xla_dialect.ops.contraction import DotGeneralOp
 from xla_dialect.ops.control_flow import ReturnOp, WhileOp

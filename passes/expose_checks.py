@@ -24,8 +24,8 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from lowering.to_llvm.common import LoweringError
 from xla_dialect.check import CHECK_OPS
+from xla_dialect.diagnostics import LoweringError
 from xla_dialect.ops.elementwise import ConvertOp
 from xla_dialect.types import element_type_of
 

@@ -20,7 +20,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import SymbolTable
 
-from lowering.to_llvm.common import LoweringError
+from xla_dialect.diagnostics import LoweringError
 from xla_dialect.interpreter import INFEED_TARGET, RunParallelOp
 from xla_dialect.ops.control_flow import CallOp
 from xla_dialect.ops.io import CustomCallOp

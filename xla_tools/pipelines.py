@@ -1,9 +1,10 @@
-"""Named pipelines, and running passes by name.
+"""Running passes by name, and the named pipelines.
 
-`LOWER_TO_LLVM` is every step from `xla` to the llvm dialect; `PIPELINES` maps a
-pipeline name to its pass list; `xla-opt` expands the name in `-p`
-(`expand_pipeline_spec`) so that `--print-ir-after-all` shows (and the driver
-verifies) every stage. `run_passes(module, names)` applies passes of the
+`LOWER_TO_LLVM` (every step from `xla` to the llvm dialect) and `PIPELINES` (a
+pipeline name → its pass list) are defined with the registry
+(`xla_tools/registry.py`) and re-exported here; `xla-opt` expands a pipeline's
+name in `-p` (`expand_pipeline_spec`) so that `--print-ir-after-all` shows (and
+the driver verifies) every stage. `run_passes(module, names)` applies passes of the
 registry (`xla_tools/registry.py`) by name, `lower_to_llvm(module)` runs the
 pipeline from Python and `lower_and_compile` lowers to llvm and JIT-compiles.
 """
@@ -11,39 +12,17 @@ pipeline from Python and `lower_and_compile` lowers to llvm and JIT-compiles.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.passes import ModulePass
 
 from lowering.to_llvm.common import register_llvm_extensions
 from xla_dialect.context import make_context
+from xla_tools.registry import LOWER_TO_LLVM, PIPELINES, LowerToLLVMPass, get_all_passes
 
 if TYPE_CHECKING:
     from runtime.jit import JitModule
-
-LOWER_TO_LLVM: tuple[str, ...] = (
-    "xla-decompose-chlo",
-    "xla-decompose-batch-norm",
-    "xla-flatten-tuples",
-    "convert-xla-to-linalg",
-    "linalg-fuse-elementwise",
-    "bufferize",
-    "linalg-generalize-named-ops",
-    "linalg-interchange",
-    "linalg-reassociate-reductions",
-    "convert-linalg-to-loops",
-    "lower-affine",
-    "convert-complex-to-standard",
-    "arith-emulate-unsupported-floats",
-    "lower-scf-to-cf",
-    "convert-to-llvm",
-)
-
-PIPELINES: dict[str, tuple[str, ...]] = {"lower-to-llvm": LOWER_TO_LLVM}
-
 
 def expand_pipeline_spec(spec: str) -> str:
     """Replace each named pipeline in a `-p` spec by its passes."""
@@ -67,8 +46,6 @@ def expand_pipeline_spec(spec: str) -> str:
 
 def run_passes(module: ModuleOp, names: tuple[str, ...] | list[str], ctx: Context | None = None) -> None:
     """Apply the named passes (project and xDSL ones) in order."""
-    from xla_tools.registry import get_all_passes
-
     if ctx is None:
         ctx = make_context()
         register_llvm_extensions(ctx)
@@ -89,16 +66,6 @@ def lower_and_compile(module: ModuleOp, passes: Sequence[str] | None = None, *, 
     run_passes(module, list(passes) if passes is not None else ["lower-scf-to-cf", "convert-to-llvm"])
     module.verify()
     return compile_llvm_module(module, opt_level=opt_level)
-
-
-@dataclass(frozen=True)
-class LowerToLLVMPass(ModulePass):
-    """xla → linalg → memref → loops → cf → llvm, in one pass."""
-
-    name = "lower-to-llvm"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        run_passes(op, LOWER_TO_LLVM, ctx)
 
 
 __all__ = [

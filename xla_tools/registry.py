@@ -2,8 +2,10 @@
 
 Each name maps to a small factory that imports its pass on demand (as xDSL's
 `get_all_passes`), so the drivers start fast however many passes there are.
-Named pipelines (`lower-to-llvm`, `xla_tools/pipelines.py`) are registered as
-passes too, and `xla-opt` expands them into their steps.
+The named pipelines are here too (`PIPELINES`; `LOWER_TO_LLVM`, every step
+from `xla` to the llvm dialect), each also registered as one pass;
+`xla_tools/pipelines.py` runs passes by name and `xla-opt` expands a pipeline
+into its steps.
 
 The registry sits on the tools' floor: it imports the dialect's passes
 (`passes/`), the lowering (`lowering/`) and the pipelines; nothing below it
@@ -13,8 +15,11 @@ so xDSL's `canonicalize` handed out here sees them.
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
 from xdsl.passes import ModulePass
 
 import passes  # noqa: F401 (registers the xla canonicalization patterns for `canonicalize`)
@@ -191,14 +196,52 @@ LOWERING_PASSES: dict[str, PassFactory] = {
 # ---------------------------------------------------------------------------
 
 
-def _lower_to_llvm() -> type[ModulePass]:
-    from xla_tools.pipelines import LowerToLLVMPass
+LOWER_TO_LLVM: tuple[str, ...] = (
+    "xla-decompose-chlo",
+    "xla-decompose-batch-norm",
+    "xla-flatten-tuples",
+    "convert-xla-to-linalg",
+    "linalg-fuse-elementwise",
+    "bufferize",
+    "linalg-generalize-named-ops",
+    "linalg-interchange",
+    "linalg-reassociate-reductions",
+    "convert-linalg-to-loops",
+    "lower-affine",
+    "convert-complex-to-standard",
+    "arith-emulate-unsupported-floats",
+    "lower-scf-to-cf",
+    "convert-to-llvm",
+)
 
+PIPELINES: dict[str, tuple[str, ...]] = {"lower-to-llvm": LOWER_TO_LLVM}
+"""Each named pipeline: its passes, in order (`xla-opt` expands the name in `-p`)."""
+
+
+def apply_passes(module: ModuleOp, names: Sequence[str], ctx: Context) -> None:
+    """Apply the passes of this registry called `names` to `module`, in order
+    (`xla_tools.pipelines.run_passes` adds a context and timing)."""
+    available = get_all_passes()
+    for name in names:
+        available[name]()().apply(ctx, module)
+
+
+@dataclass(frozen=True)
+class LowerToLLVMPass(ModulePass):
+    """xla → linalg → memref → loops → cf → llvm, in one pass."""
+
+    name = "lower-to-llvm"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        apply_passes(op, LOWER_TO_LLVM, ctx)
+
+
+def _lower_to_llvm() -> type[ModulePass]:
     return LowerToLLVMPass
 
 
 PIPELINE_PASSES: dict[str, PassFactory] = {"lower-to-llvm": _lower_to_llvm}
-"""Each named pipeline as one pass (`xla_tools/pipelines.py`)."""
+"""Each named pipeline as one pass."""
 
 
 def project_passes() -> dict[str, PassFactory]:
@@ -218,8 +261,12 @@ def get_all_passes() -> dict[str, PassFactory]:
 __all__ = [
     "DIALECT_PASSES",
     "LOWERING_PASSES",
+    "LOWER_TO_LLVM",
+    "PIPELINES",
     "PIPELINE_PASSES",
+    "LowerToLLVMPass",
     "PassFactory",
+    "apply_passes",
     "get_all_passes",
     "project_passes",
 ]

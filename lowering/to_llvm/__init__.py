@@ -20,10 +20,10 @@ from xdsl.pattern_rewriter import RewritePattern
 
 from lowering.to_llvm.common import (
     ConversionPass,
-    LoweringError,
     convert_all_block_arguments,
     register_llvm_extensions,
 )
+from xla_dialect.diagnostics import LoweringError
 
 
 def all_patterns() -> list[RewritePattern]:

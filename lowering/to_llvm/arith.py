@@ -46,7 +46,6 @@ from lowering.to_llvm.common import (
     ConversionPass,
     FPToSIOp,
     FPToUIOp,
-    LoweringError,
     UIToFPOp,
     bf16_arithmetic_error,
     bf16_bits,
@@ -62,6 +61,7 @@ from lowering.to_llvm.common import (
     type_suffix,
 )
 from lowering.to_llvm.index import index_cast
+from xla_dialect.diagnostics import LoweringError
 
 
 def llvm_fastmath(attr: Attribute | None) -> llvm.FastMathAttr:

@@ -17,7 +17,8 @@
   `llvm.uitofp`, `llvm.switch`), spelled as MLIR spells them. They are printed and
   translated to LLVM IR (see `runtime.llvm_backend`); for *parsing* them a
   context needs `register_llvm_extensions(ctx)`.
-* `LoweringError`: a diagnostic naming the op that cannot be lowered.
+* `LoweringError` (defined in `xla_dialect/diagnostics.py`, re-exported): a
+  diagnostic naming the op that cannot be lowered.
 """
 
 from __future__ import annotations
@@ -77,7 +78,9 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator, Pure
 from xdsl.transforms.reconcile_unrealized_casts import reconcile_unrealized_casts
-from xdsl.utils.exceptions import DiagnosticException, VerifyException
+from xdsl.utils.exceptions import VerifyException
+
+from xla_dialect.diagnostics import LoweringError
 
 PTR = llvm.LLVMPointerType()
 """The opaque pointer every memref lowers to."""
@@ -93,14 +96,6 @@ conversion from/to them into integer code, so only constants, selects and
 moves of the bits reach the LLVM conversion."""
 
 INDEX_BITWIDTH = 64
-
-
-class LoweringError(DiagnosticException):
-    """An op the conversion to LLVM cannot handle; `op` is the culprit."""
-
-    def __init__(self, message: str, op: Operation | None = None):
-        super().__init__(message)
-        self.op = op
 
 
 # ---------------------------------------------------------------------------

@@ -23,12 +23,12 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from lowering.to_llvm.common import (
     ConversionPass,
-    LoweringError,
     convert_type,
     float_constant,
     llvm_operand,
     replace_with_llvm,
 )
+from xla_dialect.diagnostics import LoweringError
 
 
 def _position(index: int) -> DenseArrayBase:

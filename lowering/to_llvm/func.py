@@ -17,13 +17,13 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewri
 
 from lowering.to_llvm.common import (
     ConversionPass,
-    LoweringError,
     convert_block_arguments,
     convert_function_type,
     convert_type,
     llvm_operands,
     replace_with_llvm,
 )
+from xla_dialect.diagnostics import LoweringError
 
 
 class FuncLowering(RewritePattern):

@@ -29,7 +29,6 @@ from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 from lowering.to_llvm.arith import intrinsic_call, llvm_fastmath
 from lowering.to_llvm.common import (
     ConversionPass,
-    LoweringError,
     convert_type,
     ensure_function,
     int_constant,
@@ -37,6 +36,7 @@ from lowering.to_llvm.common import (
     replace_with_llvm,
     type_suffix,
 )
+from xla_dialect.diagnostics import LoweringError
 
 FLOAT_INTRINSICS: dict[type[Operation], str] = {
     math.AbsFOp: "fabs",

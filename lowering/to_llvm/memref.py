@@ -49,7 +49,6 @@ from lowering.to_llvm.common import (
     BF16_STORAGE_TYPE,
     PTR,
     ConversionPass,
-    LoweringError,
     bitwidth,
     check_static_memref,
     convert_type,
@@ -63,6 +62,7 @@ from lowering.to_llvm.common import (
     memref_strides,
     replace_with_llvm,
 )
+from xla_dialect.diagnostics import LoweringError
 
 ALLOC_ALIGNMENT = 64
 """Alignment in bytes of `memref.alloc` buffers and of globals."""

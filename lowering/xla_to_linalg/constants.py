@@ -27,6 +27,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.linalg.ops import IndexOp
 from xdsl.ir import Attribute, SSAValue
 
+from lowering.scalar import complex_constant, signless_type
 from lowering.to_llvm.common import normalize_int
 from lowering.xla_to_linalg.converter import (
     Converter,
@@ -38,8 +39,6 @@ from lowering.xla_to_linalg.converter import (
     parallel,
     result_tensor_type,
 )
-from lowering.xla_to_linalg.scalar import signless_type
-from lowering.xla_to_linalg.scalar_complex import complex_constant
 from xla_dialect.literals import to_numpy
 from xla_dialect.ops.constants import ConstantOp, IotaOp
 from xla_dialect.types import element_type_of

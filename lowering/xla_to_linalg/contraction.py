@@ -19,7 +19,7 @@ from xdsl.dialects.builtin import BFloat16Type, ComplexType, IntegerType, Tensor
 from xdsl.dialects.linalg.ops import MatmulOp
 from xdsl.ir import Attribute, SSAValue
 
-from lowering.to_llvm.common import LoweringError
+from lowering.scalar import complex_constant, convert_element, signless_type
 from lowering.xla_to_linalg.constants import scalar_attr
 from lowering.xla_to_linalg.converter import (
     Converter,
@@ -32,8 +32,7 @@ from lowering.xla_to_linalg.converter import (
     result_tensor_type,
     round_floats,
 )
-from lowering.xla_to_linalg.scalar import convert_element, signless_type
-from lowering.xla_to_linalg.scalar_complex import complex_constant
+from xla_dialect.diagnostics import LoweringError
 from xla_dialect.ops.contraction import DotGeneralOp, DotOp
 from xla_dialect.types import element_type_of, is_complex, shape_of
 

@@ -38,8 +38,8 @@ from xdsl.ir.affine import AffineExpr, AffineMap
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import IsTerminator
 
-from lowering.to_llvm.common import LoweringError
-from lowering.xla_to_linalg.scalar import emit_scalar_op, signless_type
+from lowering.scalar import emit_scalar_op, signless_type
+from xla_dialect.diagnostics import LoweringError
 from xla_dialect.ops.base import XlaOp
 from xla_dialect.types import TokenType, element_type_of, shape_of
 

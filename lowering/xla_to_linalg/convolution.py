@@ -58,7 +58,7 @@ from xdsl.dialects.builtin import ArrayAttr, BFloat16Type, IntegerAttr, TensorTy
 from xdsl.ir import Attribute, SSAValue
 from xdsl.ir.affine import AffineExpr
 
-from lowering.to_llvm.common import LoweringError
+from lowering.scalar import convert_element, signless_type
 from lowering.xla_to_linalg.constants import scalar_attr
 from lowering.xla_to_linalg.contraction import multiply_add, zero_filled
 from lowering.xla_to_linalg.converter import (
@@ -71,8 +71,8 @@ from lowering.xla_to_linalg.converter import (
     result_tensor_type,
     round_floats,
 )
-from lowering.xla_to_linalg.scalar import convert_element, signless_type
 from lowering.xla_to_linalg.slicing import pad_tensor
+from xla_dialect.diagnostics import LoweringError
 from xla_dialect.ops.contraction import ConvolutionOp
 from xla_dialect.syntax import ints_of
 from xla_dialect.types import element_type_of, is_complex, shape_of

@@ -17,7 +17,8 @@ from xdsl.dialects.linalg.ops import IndexOp
 from xdsl.ir import Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr
 
-from lowering.to_llvm.common import LoweringError, bitwidth
+from lowering.scalar import bits_to_complex, complex_to_bits, emit_scalar_op
+from lowering.to_llvm.common import bitwidth
 from lowering.xla_to_linalg.constants import constant_scalar
 from lowering.xla_to_linalg.converter import (
     Converter,
@@ -32,8 +33,7 @@ from lowering.xla_to_linalg.converter import (
     parallel,
     result_tensor_type,
 )
-from lowering.xla_to_linalg.scalar import emit_scalar_op
-from lowering.xla_to_linalg.scalar_complex import bits_to_complex, complex_to_bits
+from xla_dialect.diagnostics import LoweringError
 from xla_dialect.ops.constants import ConstantOp
 from xla_dialect.ops.elementwise import (
     BINARY_OP_CLASSES,

@@ -75,7 +75,7 @@ from xdsl.dialects.linalg.ops import IndexOp
 from xdsl.ir import Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from lowering.to_llvm.common import LoweringError
+from lowering.scalar import complex_constant
 from lowering.xla_to_linalg.converter import (
     BodyFn,
     Converter,
@@ -88,9 +88,9 @@ from lowering.xla_to_linalg.converter import (
     parallel,
     result_tensor_type,
 )
-from lowering.xla_to_linalg.scalar_complex import complex_constant
 from lowering.xla_to_linalg.slicing import pad_tensor
 from xla_dialect.attributes import FftType
+from xla_dialect.diagnostics import LoweringError
 from xla_dialect.ops.linalg import FftOp
 from xla_dialect.syntax import ints_of
 from xla_dialect.types import element_type_of, shape_of

@@ -69,7 +69,7 @@ from xdsl.dialects.linalg.ops import IndexOp
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from lowering.to_llvm.common import LoweringError
+from lowering.scalar import convert_element, signless_type
 from lowering.xla_to_linalg.converter import (
     Converter,
     empty,
@@ -83,7 +83,7 @@ from lowering.xla_to_linalg.converter import (
 )
 from lowering.xla_to_linalg.elementwise import scalar_region_results
 from lowering.xla_to_linalg.reduction import f32_reducer
-from lowering.xla_to_linalg.scalar import convert_element, signless_type
+from xla_dialect.diagnostics import LoweringError
 from xla_dialect.ops.gather_scatter import GatherOp, ScatterOp
 from xla_dialect.syntax import ints_of
 from xla_dialect.types import element_type_of, shape_of

@@ -79,9 +79,9 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from lowering import host_abi
-from lowering.to_llvm.common import LoweringError
 from lowering.xla_to_linalg.converter import Converter, convert_type, lowers
 from xla_dialect.attributes import OutputOperandAliasAttr
+from xla_dialect.diagnostics import LoweringError
 from xla_dialect.literals import numpy_dtype
 from xla_dialect.ops.io import (
     DEVICE_TO_DEVICE,

@@ -101,7 +101,7 @@ from xdsl.dialects.utils.fast_math import FastMathFlag
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from lowering.to_llvm.common import LoweringError
+from lowering.scalar import scalar_constant
 from lowering.xla_to_linalg.converter import (
     Converter,
     dims_map,
@@ -117,8 +117,8 @@ from lowering.xla_to_linalg.converter import (
     round_floats,
     scalar_body_emitter,
 )
-from lowering.xla_to_linalg.scalar import scalar_constant
 from xla_dialect.attributes import Transpose
+from xla_dialect.diagnostics import LoweringError
 from xla_dialect.ops.linalg import CholeskyOp, TriangularSolveOp
 from xla_dialect.syntax import bool_of
 from xla_dialect.types import element_type_of, format_type, is_complex, shape_of

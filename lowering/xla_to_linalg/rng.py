@@ -115,7 +115,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from lowering.to_llvm.common import LoweringError, normalize_int
+from lowering.to_llvm.common import normalize_int
 from lowering.xla_to_linalg.converter import (
     Converter,
     empty,
@@ -126,6 +126,7 @@ from lowering.xla_to_linalg.converter import (
 )
 from lowering.xla_to_linalg.shape import reshape
 from xla_dialect.attributes import RngAlgorithm, RngDistribution
+from xla_dialect.diagnostics import LoweringError
 from xla_dialect.ops.rng import RngBernoulliOp, RngBitGeneratorOp, RngOp
 from xla_dialect.types import bit_width, format_type, is_float, shape_of
 

@@ -48,9 +48,9 @@ from xdsl.dialects.builtin import AnyFloat, FloatAttr, IndexType, IntegerAttr
 from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
-from lowering.to_llvm.common import LoweringError
 from lowering.xla_to_linalg.converter import Converter, empty, index_constant, lowers, static_shape
 from lowering.xla_to_linalg.elementwise import scalar_region_results
+from xla_dialect.diagnostics import LoweringError
 from xla_dialect.ops.reduction import SortOp
 from xla_dialect.types import element_type_of
 

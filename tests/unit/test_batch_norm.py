@@ -12,9 +12,9 @@ import numpy as np
 import pytest
 from xdsl.dialects.builtin import ModuleOp
 
-from lowering.to_llvm.common import LoweringError
 from passes.decompose_batch_norm import DecomposeBatchNormPass
 from xla_dialect.context import make_context, parse_module
+from xla_dialect.diagnostics import LoweringError
 from xla_tools import compile
 
 EPSILON = 1e-3

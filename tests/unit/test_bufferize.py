@@ -17,9 +17,9 @@ from xdsl.dialects.linalg.ops import BroadcastOp, ReduceOp
 from xdsl.parser import Parser
 
 from lowering.bufferize import BufferizePass, bufferize_module
-from lowering.to_llvm.common import LoweringError
 from runtime.jit import JitModule, compile_llvm_module
 from xla_dialect.context import make_context
+from xla_dialect.diagnostics import LoweringError
 from xla_tools.registry import get_all_passes
 
 PIPELINE = ["convert-linalg-to-loops", "lower-affine", "lower-scf-to-cf", "convert-to-llvm"]

@@ -11,9 +11,10 @@ import pytest
 from xdsl.dialects.builtin import ModuleOp
 from xdsl.parser import Parser
 
-from lowering.to_llvm.common import LoweringError, register_llvm_extensions
+from lowering.to_llvm.common import register_llvm_extensions
 from runtime.jit import JitError, compile_llvm_module
 from xla_dialect.context import make_context
+from xla_dialect.diagnostics import LoweringError
 from xla_tools.pipelines import lower_and_compile
 
 N = 37  # not a multiple of any vector width: exercises the loop epilogues

@@ -1,4 +1,4 @@
-"""XLA's element-wise semantics (`lowering.xla_to_linalg.scalar`) compiled and run.
+"""XLA's element-wise semantics (`lowering.scalar`) compiled and run.
 
 Every op × element type becomes one kernel `@kN(%in0, ..., %out)` of memrefs
 whose `linalg.generic` body is what `emit_scalar_op` emits for a placeholder xla
@@ -45,10 +45,10 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 
 from lowering.emulate_floats import EmulateUnsupportedFloatsPass
-from lowering.to_llvm.common import LoweringError
-from lowering.xla_to_linalg.scalar import emit_scalar_op, scalar_constant, signless_type
+from lowering.scalar import emit_scalar_op, scalar_constant, signless_type
 from runtime.jit import JitModule, compile_llvm_module
 from xla_dialect.context import make_context
+from xla_dialect.diagnostics import LoweringError
 from xla_dialect.ops.elementwise import (
     BINARY_OP_CLASSES,
     UNARY_OP_CLASSES,
@@ -842,7 +842,7 @@ def test_bf16_math_without_emulation_is_refused() -> None:
 
 def test_every_elementwise_op_has_a_scalar_form() -> None:
     """Each row of UNARY_OPS/BINARY_OPS (but `complex`, whose result is complex)."""
-    from lowering.xla_to_linalg.scalar import BINARY_NAMES, UNARY_NAMES
+    from lowering.scalar import BINARY_NAMES, UNARY_NAMES
 
     assert {f"xla.{n}" for n in UNARY_OP_CLASSES} == UNARY_NAMES
     assert {f"xla.{n}" for n in BINARY_OP_CLASSES} - {"xla.complex"} == BINARY_NAMES

@@ -37,8 +37,10 @@ Float ops are emitted on their own type, bf16 included: the pass
 `arith-emulate-unsupported-floats` (lowering.emulate_floats) later computes bf16
 ops in f32 and rounds after each op, as XLA's CPU backend does.
 
-Complex element types are handed to `scalar_complex.emit_complex_scalar_op`
-(the `complex` dialect, expanded later by `convert-complex-to-standard`).
+This module is the real-valued half: booleans, integers and floats. Complex
+element types are `complex.py` (the `complex` dialect, expanded later by
+`convert-complex-to-standard`), which builds on this one; `lowering.scalar`
+(the package) dispatches between the two, and is what the lowerings call.
 """
 
 from __future__ import annotations
@@ -123,12 +125,10 @@ def _constant(emit: Emit, value: float, t: Attribute) -> SSAValue:
 def scalar_constant(emit: Emit, value: float, xla_element_type: Attribute) -> SSAValue:
     """The constant `value` of an xla element type, as its signless scalar
     (unsigned values wrap to the same bits; PRED is 0/1; a complex one is
-    `value + 0i`, or `value.real + value.imag i` for a Python complex)."""
+    `value + 0i`, or `value.real + value.imag i` for a Python complex: see
+    `lowering.scalar.scalar_constant`)."""
     if is_complex(xla_element_type):
-        from lowering.xla_to_linalg.scalar_complex import complex_constant
-
-        z = complex(value)
-        return complex_constant(emit, z.real, z.imag, xla_element_type)  # pyright: ignore[reportArgumentType]
+        raise LoweringError(f"no real scalar constant of type {format_type(xla_element_type)}")
     if is_pred(xla_element_type):
         return _constant(emit, 1 if value else 0, IntegerType(1))
     return _constant(emit, value, signless_type(xla_element_type))
@@ -527,11 +527,10 @@ def _convert(s: _Scalar, src: Attribute, dst: Attribute, x: SSAValue) -> SSAValu
 
 def convert_element(emit: Emit, op: Operation, x: SSAValue, src: Attribute, dst: Attribute) -> SSAValue:
     """`x` (of xla element type `src`) converted to `dst` with `xla.convert`'s
-    semantics; `op` is named in errors. For lowerings that convert as a step."""
+    semantics; `op` is named in errors. For lowerings that convert as a step
+    (complex types: `lowering.scalar.convert_element`)."""
     if is_complex(src) or is_complex(dst):
-        from lowering.xla_to_linalg.scalar_complex import convert_complex_element
-
-        return convert_complex_element(emit, op, x, src, dst)
+        raise LoweringError(f"'{op.name}': a complex conversion is not a real one", op)
     return _convert(_Scalar(emit, op), src, dst, x)
 
 
@@ -633,14 +632,12 @@ BINARY_NAMES = frozenset(
 
 def emit_scalar_op(emit: Emit, op: Operation, operands: Sequence[SSAValue]) -> list[SSAValue]:
     """Emit the scalar code of one element of the element-wise xla op `op` on the
-    signless scalars `operands`; returns the result scalars (signless)."""
+    signless scalars `operands`; returns the result scalars (signless). Real
+    element types only (complex ones: `lowering.scalar.emit_scalar_op`)."""
     s = _Scalar(emit, op)
     name = op.name
-    element_types = [_element(v) for v in (*op.operands, *op.results)]
-    if any(is_complex(t) for t in element_types):
-        from lowering.xla_to_linalg.scalar_complex import emit_complex_scalar_op
-
-        return emit_complex_scalar_op(emit, op, operands)
+    if has_complex_elements(op):
+        raise s.error("its complex elements are not real-valued (see lowering.scalar)")
     if len(operands) != len(op.operands):
         raise s.error(f"expected {len(op.operands)} scalar operands, got {len(operands)}")
     if name == "xla.compare":
@@ -669,4 +666,19 @@ def emit_scalar_op(emit: Emit, op: Operation, operands: Sequence[SSAValue]) -> l
     raise s.error("it is not an element-wise op with a scalar form")
 
 
-__all__ = ["BINARY_NAMES", "UNARY_NAMES", "Emit", "emit_scalar_op", "scalar_constant", "signless_type"]
+def has_complex_elements(op: Operation) -> bool:
+    """Whether an operand or result of `op` has a complex element type."""
+    return any(is_complex(_element(v)) for v in (*op.operands, *op.results))
+
+
+__all__ = [
+    "BINARY_NAMES",
+    "UNARY_NAMES",
+    "Emit",
+    "convert_element",
+    "emit_scalar_op",
+    "has_complex_elements",
+    "scalar_constant",
+    "signless_type",
+    "total_order_key",
+]

@@ -31,7 +31,7 @@ so -0 == +0 and a NaN part makes the compare false, picking `b`); `min` uses
 `<` likewise and `clamp(lo, x, hi) = min(max(x, lo), hi)`. A `TOTALORDER`
 compare (the only ordered compare the dialect accepts on complex numbers) is
 lexicographic over the total order of each part (the integer keys of
-`scalar.total_order_key`; `EQ`/`NE` then compare bit patterns).
+`real.total_order_key`; `EQ`/`NE` then compare bit patterns).
 
 `bitcast_convert` moves a complex value's bits as one integer of twice the
 part's width, the real part in the low half (the memory layout, little-endian):
@@ -46,9 +46,10 @@ from xdsl.dialects import arith, complex
 from xdsl.dialects.builtin import AnyFloat, ArrayAttr, ComplexType, FloatAttr, IntegerType
 from xdsl.ir import Attribute, Operation, SSAValue
 
-from lowering.to_llvm.common import LoweringError, bitwidth
-from lowering.xla_to_linalg.scalar import Emit, convert_element, total_order_key
+from lowering.scalar.real import Emit, convert_element, total_order_key
+from lowering.to_llvm.common import bitwidth
 from xla_dialect.attributes import ComparisonDirectionAttr, ComparisonType, ComparisonTypeAttr
+from xla_dialect.diagnostics import LoweringError
 from xla_dialect.types import element_type_of, format_type, is_complex
 
 _UNARY: dict[str, type[Operation]] = {
