@@ -81,7 +81,7 @@ def _xla_to_linalg() -> type[ModulePass]:
 
 
 def _fuse() -> type[ModulePass]:
-    from lowering.linalg_fuse_elementwise import LinalgFuseElementwisePass
+    from lowering.codegen.linalg_fuse_elementwise import LinalgFuseElementwisePass
 
     return LinalgFuseElementwisePass
 
@@ -93,13 +93,13 @@ def _bufferize() -> type[ModulePass]:
 
 
 def _interchange() -> type[ModulePass]:
-    from lowering.linalg_interchange import LinalgInterchangePass
+    from lowering.codegen.linalg_interchange import LinalgInterchangePass
 
     return LinalgInterchangePass
 
 
 def _reassociate() -> type[ModulePass]:
-    from lowering.linalg_reassociate import LinalgReassociateReductionsPass
+    from lowering.codegen.linalg_reassociate import LinalgReassociateReductionsPass
 
     return LinalgReassociateReductionsPass
 
