@@ -73,7 +73,7 @@ from lowering.xla_to_linalg.converter import (
 )
 from lowering.xla_to_linalg.slicing import pad_tensor
 from xla_dialect.diagnostics import LoweringError
-from xla_dialect.ops.contraction import ConvolutionOp
+from xla_dialect.ops.convolution import ConvolutionOp
 from xla_dialect.syntax import ints_of
 from xla_dialect.types import element_type_of, is_complex, shape_of
 

@@ -11,13 +11,8 @@ from xdsl.utils.test_value import create_ssa_value
 from xla_dialect.attributes import ConvDimensionNumbersAttr, Transpose
 from xla_dialect.diagnostics import XlaVerifyError
 from xla_dialect.ops.batch_norm import BatchNormGradOp, BatchNormInferenceOp, BatchNormTrainingOp
-from xla_dialect.ops.contraction import (
-    ConvolutionOp,
-    DotGeneralOp,
-    DotOp,
-    conv_with_padding_mode,
-    padding_for_mode,
-)
+from xla_dialect.ops.contraction import DotGeneralOp, DotOp
+from xla_dialect.ops.convolution import ConvolutionOp, conv_with_padding_mode, padding_for_mode
 from xla_dialect.ops.linalg import CholeskyOp, FftOp, TriangularSolveOp
 from xla_dialect.syntax import ints_of
 

@@ -10,7 +10,8 @@ FAMILIES: tuple[str, ...] = (
     "shape",  # broadcast, broadcast_in_dim, reshape, collapse, transpose, get/set_dimension_size
     "slicing",  # slice, dynamic_slice, dynamic_update_slice, concatenate, pad, reverse
     "gather_scatter",  # gather, scatter
-    "contraction",  # dot, dot_general, convolution
+    "contraction",  # dot, dot_general
+    "convolution",  # convolution
     "reduction",  # reduce, reduce_window, select_and_scatter, map, sort
     "control_flow",  # while, conditional/if/case, call, return, optimization_barrier
     "tuples",  # tuple, get_tuple_element
