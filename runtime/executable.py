@@ -41,7 +41,9 @@ from xdsl.dialects.builtin import BFloat16Type, ModuleOp, TensorType, TupleType
 from xdsl.ir import Attribute
 
 from runtime import host_io
-from runtime.jit import JitError, JitModule, compile_llvm_module
+from runtime import threads as _threads
+from runtime.jit import JitError, JitModule, ObjectCache, compile_llvm_module
+from runtime.timing import TimingReport
 from xla_dialect.literals import numpy_dtype
 from xla_dialect.types import TokenType, element_type_of, format_type, shape_of
 
@@ -116,9 +118,18 @@ def _as_leaf_array(value: Any, spec: LeafSpec, name: str) -> np.ndarray:
 class Executable:
     """A compiled entry function; call it with NumPy arrays."""
 
-    def __init__(self, jit: JitModule, entry: str, inputs: Sequence[Structure], outputs: Sequence[Structure]):
+    def __init__(
+        self,
+        jit: JitModule,
+        entry: str,
+        inputs: Sequence[Structure],
+        outputs: Sequence[Structure],
+        threads: int | None = None,
+    ):
         self._jit = jit  # keeps the engine (and the code) alive
         self.entry = entry
+        self.threads = _threads.check_threads(threads)
+        """How many threads the parallel loops of the code run on (`runtime/threads.py`)."""
         self.input_types = list(inputs)
         self.output_types = list(outputs)
         self._input_leaves = [_leaves(t, f"argument {i} of @{entry}") for i, t in enumerate(inputs)]
@@ -154,7 +165,8 @@ class Executable:
         else:
             results = [np.empty(spec.shape, spec.dtype) for spec in self._output_leaves]
         host_io.begin_run()
-        self._function(*[a.ctypes.data for a in arrays], *[r.ctypes.data for r in results])
+        with _threads.use_threads(self.threads):
+            self._function(*[a.ctypes.data for a in arrays], *[r.ctypes.data for r in results])
         host_io.end_run()  # raises what a host op (infeed, custom call, ...) recorded
         return results
 
@@ -227,28 +239,37 @@ class CompiledModule:
 
     jit: JitModule
     signatures: Signatures
-    executables: dict[str, Executable] = field(default_factory=dict[str, Executable])
+    executables: dict[tuple[str, int], Executable] = field(default_factory=dict[tuple[str, int], Executable])
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
-    def executable(self, entry: str) -> Executable:
-        """The `Executable` of function `@entry` (made once)."""
+    def executable(self, entry: str, threads: int | None = None) -> Executable:
+        """The `Executable` of function `@entry` running on `threads` threads
+        (default: `runtime.threads.default_threads()`), made once per count."""
         if entry not in self.signatures:
             names = ", ".join(f"@{n}" for n in self.signatures) or "none"
             raise CompileError(f"no function @{entry} in the module (functions: {names})")
+        count = _threads.check_threads(threads)
         with self._lock:
-            executable = self.executables.get(entry)
+            executable = self.executables.get((entry, count))
             if executable is None:
                 inputs, outputs = self.signatures[entry]
-                executable = Executable(self.jit, entry, inputs, outputs)
-                self.executables[entry] = executable
+                executable = Executable(self.jit, entry, inputs, outputs, count)
+                self.executables[(entry, count)] = executable
         return executable
 
 
-def load(module: ModuleOp, signatures: Signatures) -> CompiledModule:
+def load(
+    module: ModuleOp,
+    signatures: Signatures,
+    *,
+    opt_level: int = 3,
+    timing: TimingReport | None = None,
+    object_cache: ObjectCache | None = None,
+) -> CompiledModule:
     """JIT-compile `module` (in the llvm dialect) with the `xla` signatures its
-    functions had before the lowering."""
+    functions had before the lowering, optimized at LLVM level `opt_level`."""
     try:
-        jit = compile_llvm_module(module)
+        jit = compile_llvm_module(module, opt_level=opt_level, timing=timing, object_cache=object_cache)
     except JitError as err:
         raise CompileError(str(err)) from None
     return CompiledModule(jit, signatures)

@@ -253,6 +253,19 @@ def _record(error: HostIOError) -> None:
         _STATE.error = error
 
 
+def record_error(error: HostIOError) -> None:
+    """Record `error` for the calling thread's run unless one is recorded already
+    (`runtime.threads` moves the errors of the chunks a worker ran to the caller)."""
+    _record(error)
+
+
+def take_error() -> HostIOError | None:
+    """The error recorded for the calling thread, which is then forgotten."""
+    error = _STATE.error
+    _STATE.error = None
+    return error
+
+
 @ctypes.CFUNCTYPE(ctypes.c_bool)
 def _ok() -> bool:
     return _STATE.error is None
@@ -493,10 +506,12 @@ __all__ = [
     "infeed",
     "outfeed",
     "read_handler",
+    "record_error",
     "recv_queue",
     "register_custom_call",
     "reset",
     "send_queue",
+    "take_error",
     "transfer_from_outfeed",
     "transfer_to_infeed",
     "unregister_custom_call",

@@ -37,8 +37,9 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
-from runtime import host_io
+from runtime import allocator, host_io, threads  # noqa: F401 (allocator, threads bind __xla_alloc/__xla_free, __xla_parallel_for at import)
 from runtime.llvm_backend import convert_module
+from runtime.timing import TimingReport
 
 
 class JitError(Exception):
@@ -68,13 +69,18 @@ def _initialize() -> None:
         _INITIALIZED = True
 
 
-def create_target_machine(opt: int = 3) -> llvm_binding.TargetMachine:
-    """A target machine for the host CPU (a fresh one: never share them between engines)."""
+def create_target_machine(opt: int = 3, target_name: str | None = None) -> llvm_binding.TargetMachine:
+    """A target machine for the code generator's target (`lowering.codegen.target`:
+    the host CPU unless `$XLA_DIALECT_TARGET` names another); a fresh one each
+    time: never share them between engines."""
+    from lowering.codegen.target import get_target
+
     _initialize()
+    cpu = get_target(target_name)
     target = llvm_binding.Target.from_default_triple()
     return target.create_target_machine(
-        cpu=llvm_binding.get_host_cpu_name(),
-        features=llvm_binding.get_host_cpu_features().flatten(),
+        cpu=cpu.cpu,
+        features=cpu.features,
         opt=opt,
         codemodel="jitdefault",
     )
@@ -191,26 +197,67 @@ def compile_llvm_ir(
     signatures: dict[str, FunctionSignature] | None = None,
     *,
     opt_level: int = 3,
+    timing: TimingReport | None = None,
+    object_cache: ObjectCache | None = None,
 ) -> JitModule:
-    """Compile textual LLVM IR (parse, verify, optimize, MCJIT)."""
+    """Compile textual LLVM IR (parse, verify, optimize, MCJIT).
+
+    `timing` gets one phase per step; `object_cache`, when given, receives the
+    object code MCJIT generates (`runtime.compile_cache` stores it on disk)."""
+    report = timing if timing is not None else TimingReport()
     tm = create_target_machine(opt_level)
-    try:
-        mod = llvm_binding.parse_assembly(llvm_ir)
-        mod.verify()
-    except RuntimeError as err:
-        raise JitError(f"invalid LLVM IR: {err}\n{llvm_ir}") from err
+    with report.phase("LLVM: parse and verify"):
+        try:
+            mod = llvm_binding.parse_assembly(llvm_ir)
+            mod.verify()
+        except RuntimeError as err:
+            raise JitError(f"invalid LLVM IR: {err}\n{llvm_ir}") from err
     symbols = _mangle_defined_functions(mod)
     mod.triple = tm.triple
     mod.data_layout = str(tm.target_data)
     if opt_level > 0:
-        optimize(mod, tm, opt_level)
+        with report.phase(f"LLVM: optimize (O{opt_level})"):
+            optimize(mod, tm, opt_level)
     optimized = str(mod)
     host_io.bind_new_sites()  # the runtime calls the lowering described
     _check_symbols(mod)
-    engine = llvm_binding.create_mcjit_compiler(mod, tm)
-    engine.finalize_object()
-    engine.run_static_constructors()
+    with report.phase("LLVM: code generation (MCJIT)"):
+        engine = llvm_binding.create_mcjit_compiler(mod, tm)
+        if object_cache is not None:
+            engine.set_object_cache(notify_func=object_cache.notify)
+        engine.finalize_object()
+        engine.run_static_constructors()
     return JitModule(engine, tm, llvm_ir, optimized, signatures or {}, symbols)
+
+
+class ObjectCache:
+    """Collects the object code MCJIT generates for a module (`set_object_cache`)."""
+
+    def __init__(self) -> None:
+        self.objects: list[bytes] = []
+
+    def notify(self, module: llvm_binding.ModuleRef, buffer: bytes) -> None:
+        self.objects.append(bytes(buffer))
+
+
+def load_object_code(
+    objects: list[bytes],
+    signatures: dict[str, FunctionSignature],
+    symbols: dict[str, str],
+    *,
+    opt_level: int = 3,
+) -> JitModule:
+    """A `JitModule` from object code `compile_llvm_ir` generated before (with the
+    same target): MCJIT loads it instead of compiling anything."""
+    tm = create_target_machine(opt_level)
+    mod = llvm_binding.parse_assembly("")
+    mod.triple = tm.triple
+    mod.data_layout = str(tm.target_data)
+    engine = llvm_binding.create_mcjit_compiler(mod, tm)
+    for obj in objects:
+        engine.add_object_file(llvm_binding.ObjectFileRef.from_data(obj))
+    engine.finalize_object()
+    return JitModule(engine, tm, "", "", signatures, symbols)
 
 
 FUNCTION_PREFIX = "__xla_fn."
@@ -255,21 +302,31 @@ def _check_symbols(mod: llvm_binding.ModuleRef) -> None:
         raise JitError(f"unresolved external functions: {', '.join(sorted(missing))}")
 
 
-def compile_llvm_module(module: ModuleOp, *, opt_level: int = 3) -> JitModule:
+def compile_llvm_module(
+    module: ModuleOp,
+    *,
+    opt_level: int = 3,
+    timing: TimingReport | None = None,
+    object_cache: ObjectCache | None = None,
+) -> JitModule:
     """Compile a module of `llvm.func`/`llvm.mlir.global` ops to native code."""
-    try:
-        ir_module = convert_module(module)
-    except NotImplementedError as err:
-        raise JitError(f"cannot translate the module to LLVM IR: {err}") from err
-    return compile_llvm_ir(str(ir_module), _signatures(module), opt_level=opt_level)
+    report = timing if timing is not None else TimingReport()
+    with report.phase("LLVM: translate to LLVM IR"):
+        try:
+            llvm_ir = str(convert_module(module))
+        except NotImplementedError as err:
+            raise JitError(f"cannot translate the module to LLVM IR: {err}") from err
+    return compile_llvm_ir(llvm_ir, _signatures(module), opt_level=opt_level, timing=report, object_cache=object_cache)
 
 
 __all__ = [
     "FunctionSignature",
     "JitError",
     "JitModule",
+    "ObjectCache",
     "compile_llvm_ir",
     "compile_llvm_module",
     "create_target_machine",
+    "load_object_code",
     "optimize",
 ]

@@ -98,6 +98,18 @@ def _switch(op: SwitchOp, builder: ir.IRBuilder, val_map: ValueMap, block_map: B
         instr.add_case(ir.Constant(flag.type, int(value)), block_map[block])
 
 
+@register_op_translation(llvm.StoreOp)
+def _store(op: llvm.StoreOp, builder: ir.IRBuilder, val_map: ValueMap, _: BlockMap) -> None:
+    """A store through a pointer typed for another element (a GEP's `float*` holding a
+    `<16 x float>`) casts the pointer first: llvmlite's IR still has typed pointers."""
+    value, ptr = val_map[op.value], val_map[op.ptr]
+    if getattr(ptr.type, "pointee", value.type) != value.type:
+        ptr = builder.bitcast(ptr, value.type.as_pointer())
+    store = builder.store(value, ptr)
+    if op.alignment:
+        store.align = op.alignment.value.data
+
+
 @register_op_translation(llvm.FCmpOp)
 def _fcmp(op: llvm.FCmpOp, builder: ir.IRBuilder, val_map: ValueMap, _: BlockMap) -> None:
     pred = llvm.FCmpPredicateFlag.from_int(op.predicate.value.data).value.lstrip("_")
@@ -109,6 +121,25 @@ def _fcmp(op: llvm.FCmpOp, builder: ir.IRBuilder, val_map: ValueMap, _: BlockMap
     val_map[op.res] = instr
 
 
+class _BFloat(ir.Type):
+    """LLVM's `bfloat`, which llvmlite's IR builder lacks (bf16 is `i16` elsewhere here)."""
+
+    def _to_string(self) -> str:
+        return "bfloat"
+
+
+INTRINSIC_PARAMETERS: dict[str, list[ir.Type]] = {
+    # vdpbf16ps: the calls pass <32 x i16> (bf16's storage), bitcast to <32 x bfloat>.
+    "llvm.x86.avx512bf16.dpbf16ps.512": [
+        ir.VectorType(ir.FloatType(), 16),
+        ir.VectorType(_BFloat(), 32),
+        ir.VectorType(_BFloat(), 32),
+    ],
+}
+"""Intrinsics declared with parameter types other than their operands' (the
+arguments are bitcast to them)."""
+
+
 @register_op_translation(llvm.CallIntrinsicOp)
 def _call_intrinsic(op: llvm.CallIntrinsicOp, builder: ir.IRBuilder, val_map: ValueMap, _: BlockMap) -> None:
     if op.op_bundle_operands:
@@ -118,7 +149,8 @@ def _call_intrinsic(op: llvm.CallIntrinsicOp, builder: ir.IRBuilder, val_map: Va
     module: ir.Module = builder.module
     fn = module.globals.get(name)
     if fn is None:
-        fn = ir.Function(module, ir.FunctionType(ret, [convert_type(a.type) for a in op.args]), name=name)
+        params = INTRINSIC_PARAMETERS.get(name) or [convert_type(a.type) for a in op.args]
+        fn = ir.Function(module, ir.FunctionType(ret, params), name=name)
     args = []
     for value, param in zip((val_map[a] for a in op.args), fn.function_type.args):
         # A global's address has a typed pointer (`[16 x i8]*`); calls take the declared type.
@@ -297,6 +329,8 @@ def convert_module(module: ModuleOp, *, target_triple: str | None = None, data_l
         linkage = f.linkage.linkage.data
         if f.body.blocks and linkage not in ("external", ""):
             fn.linkage = linkage
+        if f.no_inline is not None:
+            fn.attributes.add("noinline")
     for f in funcs:
         if f.body.blocks:
             _convert_func(f, llvm_module)

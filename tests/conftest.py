@@ -3,11 +3,18 @@ tests in its summary and a failing RUN line fails the run."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 import pytest
+
+# The persistent compilation cache (runtime/compile_cache.py) of the tests is theirs
+# alone: the run neither reads nor fills the user's cache (the tools the lit tests
+# run inherit the setting).
+os.environ["XLA_DIALECT_CACHE_DIR"] = tempfile.mkdtemp(prefix="xla-dialect-test-cache-")
 
 LIT_ROOT = Path(__file__).parent / "lit"
 

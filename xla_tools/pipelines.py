@@ -11,8 +11,8 @@ pipeline from Python and `lower_and_compile` lowers to llvm and JIT-compiles.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
+from collections.abc import Mapping, Sequence
+from typing import TYPE_CHECKING, Any
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
@@ -23,6 +23,7 @@ from xla_tools.registry import LOWER_TO_LLVM, PIPELINES, LowerToLLVMPass, get_al
 
 if TYPE_CHECKING:
     from runtime.jit import JitModule
+    from runtime.timing import TimingReport
 
 def expand_pipeline_spec(spec: str) -> str:
     """Replace each named pipeline in a `-p` spec by its passes."""
@@ -44,19 +45,39 @@ def expand_pipeline_spec(spec: str) -> str:
     return ",".join(out)
 
 
-def run_passes(module: ModuleOp, names: tuple[str, ...] | list[str], ctx: Context | None = None) -> None:
-    """Apply the named passes (project and xDSL ones) in order."""
+def run_passes(
+    module: ModuleOp,
+    names: tuple[str, ...] | list[str],
+    ctx: Context | None = None,
+    *,
+    timing: TimingReport | None = None,
+    options: Mapping[str, Mapping[str, Any]] | None = None,
+) -> None:
+    """Apply the named passes (project and xDSL ones) in order; `timing` gets the
+    wall and CPU time of each; `options[name]` are keyword options of that pass."""
     if ctx is None:
         ctx = make_context()
         register_llvm_extensions(ctx)
     available = get_all_passes()
     for name in names:
-        available[name]()().apply(ctx, module)
+        if timing is None:
+            available[name]()(**(options or {}).get(name, {})).apply(ctx, module)
+        else:
+            with timing.phase(name):
+                available[name]()(**(options or {}).get(name, {})).apply(ctx, module)
 
 
-def lower_to_llvm(module: ModuleOp, ctx: Context | None = None) -> None:
-    """Lower a module of `xla` functions to the llvm dialect, in place."""
-    run_passes(module, LOWER_TO_LLVM, ctx)
+def lower_to_llvm(
+    module: ModuleOp,
+    ctx: Context | None = None,
+    *,
+    timing: TimingReport | None = None,
+    reassociate: bool = True,
+) -> None:
+    """Lower a module of `xla` functions to the llvm dialect, in place.
+    `reassociate=False`: reductions keep the spec's order (bitwise reproducible)."""
+    options = {} if reassociate else {"linalg-reassociate-reductions": {"reassociate": False}}
+    run_passes(module, LOWER_TO_LLVM, ctx, timing=timing, options=options)
 
 
 def lower_and_compile(module: ModuleOp, passes: Sequence[str] | None = None, *, opt_level: int = 3) -> JitModule:

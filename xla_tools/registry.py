@@ -86,10 +86,46 @@ def _fuse() -> type[ModulePass]:
     return LinalgFuseElementwisePass
 
 
+def _fold_broadcasts() -> type[ModulePass]:
+    from lowering.codegen.fold_broadcasts import LinalgFoldBroadcastsPass
+
+    return LinalgFoldBroadcastsPass
+
+
+def _fuse_reductions() -> type[ModulePass]:
+    from lowering.codegen.fuse_reductions import LinalgFuseReductionsPass
+
+    return LinalgFuseReductionsPass
+
+
+def _forward_tile_copies() -> type[ModulePass]:
+    from lowering.codegen.forward_tile_copies import MemrefForwardTileCopiesPass
+
+    return MemrefForwardTileCopiesPass
+
+
 def _bufferize() -> type[ModulePass]:
     from lowering.bufferize import BufferizePass
 
     return BufferizePass
+
+
+def _pack_contractions() -> type[ModulePass]:
+    from lowering.codegen.pack_contractions import LinalgPackContractionsPass
+
+    return LinalgPackContractionsPass
+
+
+def _vectorize_contractions() -> type[ModulePass]:
+    from lowering.codegen.vectorize_contractions import LinalgVectorizeContractionsPass
+
+    return LinalgVectorizeContractionsPass
+
+
+def _vector() -> type[ModulePass]:
+    from lowering.to_llvm.vector import ConvertVectorToLLVMPass
+
+    return ConvertVectorToLLVMPass
 
 
 def _interchange() -> type[ModulePass]:
@@ -114,6 +150,30 @@ def _emulate_floats() -> type[ModulePass]:
     from lowering.emulate_floats import EmulateUnsupportedFloatsPass
 
     return EmulateUnsupportedFloatsPass
+
+
+def _math_approximation() -> type[ModulePass]:
+    from lowering.math_approximation import MathPolynomialApproximationPass
+
+    return MathPolynomialApproximationPass
+
+
+def _linalg_to_parallel_loops() -> type[ModulePass]:
+    from lowering.parallel.linalg_to_parallel_loops import ConvertLinalgToParallelLoopsPass
+
+    return ConvertLinalgToParallelLoopsPass
+
+
+def _parallel_loops_to_calls() -> type[ModulePass]:
+    from lowering.parallel.parallel_loops_to_calls import ConvertParallelLoopsToCallsPass
+
+    return ConvertParallelLoopsToCallsPass
+
+
+def _outline_loop_nests() -> type[ModulePass]:
+    from lowering.outline_loop_nests import OutlineLoopNestsPass
+
+    return OutlineLoopNestsPass
 
 
 def _scf_to_cf() -> type[ModulePass]:
@@ -173,12 +233,21 @@ def _all() -> type[ModulePass]:
 LOWERING_PASSES: dict[str, PassFactory] = {
     "xla-flatten-tuples": _flatten_tuples,
     "convert-xla-to-linalg": _xla_to_linalg,
+    "linalg-fold-broadcasts": _fold_broadcasts,
     "linalg-fuse-elementwise": _fuse,
+    "linalg-fuse-reductions": _fuse_reductions,
     "bufferize": _bufferize,
+    "memref-forward-tile-copies": _forward_tile_copies,
+    "linalg-pack-contractions": _pack_contractions,
+    "linalg-vectorize-contractions": _vectorize_contractions,
     "linalg-interchange": _interchange,
     "linalg-reassociate-reductions": _reassociate,
+    "convert-linalg-to-parallel-loops": _linalg_to_parallel_loops,
     "convert-complex-to-standard": _complex_to_standard,
     "arith-emulate-unsupported-floats": _emulate_floats,
+    "math-polynomial-approximation": _math_approximation,
+    "convert-parallel-loops-to-calls": _parallel_loops_to_calls,
+    "outline-loop-nests": _outline_loop_nests,
     "lower-scf-to-cf": _scf_to_cf,
     "convert-arith-to-llvm": _arith,
     "convert-math-to-llvm": _math,
@@ -187,6 +256,7 @@ LOWERING_PASSES: dict[str, PassFactory] = {
     "convert-memref-to-llvm": _memref,
     "convert-index-to-llvm": _index,
     "convert-complex-to-llvm": _complex,
+    "convert-vector-to-llvm": _vector,
     "convert-to-llvm": _all,
 }
 """The lowering's passes, by name."""
@@ -201,15 +271,24 @@ LOWER_TO_LLVM: tuple[str, ...] = (
     "xla-decompose-batch-norm",
     "xla-flatten-tuples",
     "convert-xla-to-linalg",
+    "linalg-fold-broadcasts",
     "linalg-fuse-elementwise",
+    "linalg-fuse-reductions",
     "bufferize",
+    "memref-forward-tile-copies",
     "linalg-generalize-named-ops",
+    "linalg-pack-contractions",
+    "linalg-vectorize-contractions",
     "linalg-interchange",
     "linalg-reassociate-reductions",
+    "convert-linalg-to-parallel-loops",
     "convert-linalg-to-loops",
     "lower-affine",
+    "outline-loop-nests",
     "convert-complex-to-standard",
     "arith-emulate-unsupported-floats",
+    "math-polynomial-approximation",
+    "convert-parallel-loops-to-calls",
     "lower-scf-to-cf",
     "convert-to-llvm",
 )

@@ -12,12 +12,14 @@ from __future__ import annotations
 import argparse
 import re
 import sys
+import time
 from collections.abc import Sequence
 from dataclasses import dataclass
 from io import StringIO
 from typing import IO
 
 from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Dialect
 from xdsl.passes import ModulePass, PassPipeline
 from xdsl.printer import Printer
 from xdsl.utils.exceptions import ArgSpecParseError, DiagnosticException, ParseError
@@ -106,6 +108,12 @@ def check_expectations(
 # ---------------------------------------------------------------------------
 
 
+def _x86vector_dialect() -> Dialect:
+    from lowering.codegen.x86vector import X86Vector
+
+    return X86Vector
+
+
 class XlaOptMain(xDSLOptMain):
     """xDSL's driver with the project's dialects, passes and diagnostics."""
 
@@ -119,6 +127,7 @@ class XlaOptMain(xDSLOptMain):
         self.ctx = StablehloContext()  # `stablehlo.*` reads as `xla.*`
         dialects = get_all_dialects()
         dialects["llvm"] = extended_llvm_dialect  # with the ops the lowering adds
+        dialects["x86vector"] = _x86vector_dialect  # the code generator's x86 vector ops
         for name, factory in dialects.items():
             self.ctx.register_dialect(name, factory)
 
@@ -157,6 +166,13 @@ class XlaOptMain(xDSLOptMain):
             action="store_true",
             help="Print the IR after each pass (as mlir-opt's flag of that name).",
         )
+        arg_parser.add_argument(
+            "--timing",
+            default=False,
+            action="store_true",
+            help="Print the wall and CPU time of parsing, each pass and the verifier on stderr "
+            "(as mlir-opt's -mlir-timing).",
+        )
         arg_parser.epilog = (
             "Project passes: "
             + ", ".join(sorted(project_passes()))
@@ -164,36 +180,49 @@ class XlaOptMain(xDSLOptMain):
         )
 
     def setup_pipeline(self) -> None:
+        from runtime.timing import TimingReport
+
+        self.timing = TimingReport()
+        mark = [time.perf_counter(), time.process_time()]
+
         def callback(
             previous: ModulePass | None, module: ModuleOp, following: ModulePass | None
         ) -> None:
-            if previous is None:
-                return
-            if not self.args.disable_verify:
-                diagnostics = verify_all(module)
-                if diagnostics:
-                    raise ChunkFailed(
-                        [
-                            SourceDiagnostic(
-                                d.file,
-                                d.line,
-                                d.column,
-                                f"{d.message} (after pass '{previous.name}')",
-                                d.source_line,
-                            )
-                            for d in diagnostics
-                        ]
-                    )
-            if self.args.print_ir_after_all or (following and self.args.print_between_passes):
-                out = StringIO()
-                Printer(stream=out).print_op(module)
-                print(f"// -----// IR Dump After {previous.name} //----- //", file=sys.stdout)
-                print(out.getvalue(), file=sys.stdout)
+            if previous is not None:
+                self.timing.add(previous.name, time.perf_counter() - mark[0], time.process_time() - mark[1])
+            with self.timing.phase("verifier and printing"):
+                self._after_pass(previous, module, following)
+            mark[:] = [time.perf_counter(), time.process_time()]
 
         from xla_tools.pipelines import expand_pipeline_spec
 
         spec = expand_pipeline_spec(self.args.passes)
         self.pipeline = PassPipeline.parse_spec(self.available_passes, spec, callback)
+
+    def _after_pass(self, previous: ModulePass | None, module: ModuleOp, following: ModulePass | None) -> None:
+        """Verify (unless --disable-verify) and print (--print-ir-after-all) after a pass."""
+        if previous is None:
+            return
+        if not self.args.disable_verify:
+            diagnostics = verify_all(module)
+            if diagnostics:
+                raise ChunkFailed(
+                    [
+                        SourceDiagnostic(
+                            d.file,
+                            d.line,
+                            d.column,
+                            f"{d.message} (after pass '{previous.name}')",
+                            d.source_line,
+                        )
+                        for d in diagnostics
+                    ]
+                )
+        if self.args.print_ir_after_all or (following and self.args.print_between_passes):
+            out = StringIO()
+            Printer(stream=out).print_op(module)
+            print(f"// -----// IR Dump After {previous.name} //----- //", file=sys.stdout)
+            print(out.getvalue(), file=sys.stdout)
 
     # Processing -----------------------------------------------------------
 
@@ -211,12 +240,14 @@ class XlaOptMain(xDSLOptMain):
         parser = LocatingParser(self.ctx, chunk, name)
         parser.line_offset = offset
         try:
-            module = parser.parse_module(not self.args.no_implicit_module)
+            with self.timing.phase("parser"):
+                module = parser.parse_module(not self.args.no_implicit_module)
         except ParseError as err:
             raise ChunkFailed([parse_error_diagnostic(err, offset)]) from None
         source = "\n" * offset + chunk
         if not self.args.disable_verify:
-            diagnostics = verify_all(module, source)
+            with self.timing.phase("verifier and printing"):
+                diagnostics = verify_all(module, source)
             if diagnostics:
                 raise ChunkFailed(diagnostics)
         try:
@@ -257,6 +288,8 @@ class XlaOptMain(xDSLOptMain):
         finally:
             if output is not sys.stdout:
                 output.close()
+            if self.args.timing:
+                print(self.timing.format(), file=sys.stderr)
         return 1 if failed else 0
 
 

@@ -1,6 +1,6 @@
 """`xla-run`: compile a function of an `xla` module and run it on NumPy data.
 
-    xla-run FILE.mlir [--entry main] [--inputs in.npz] [--output out.npz]
+    xla-run FILE.mlir [--entry main] [--inputs in.npz] [--output out.npz] [--threads N] [-O N] [--timing]
     xla-run FILE.mlir --split-input-file [--timeout 60]
 
 Inputs are `arg0, arg1, ...` in the npz (a tuple parameter takes its leaves,
@@ -34,6 +34,24 @@ def _parser() -> argparse.ArgumentParser:
     p.add_argument("--entry", default="main", help="the function to run (default: main)")
     p.add_argument("--inputs", help="an .npz file holding arg0, arg1, ... (the leaves of the parameters)")
     p.add_argument("--output", help="write the results to this .npz as out0, out1, ... instead of printing them")
+    p.add_argument(
+        "--threads",
+        type=int,
+        help="threads the program's parallel loops run on (default: $XLA_DIALECT_THREADS, "
+        "else the cores this process may use)",
+    )
+    p.add_argument(
+        "-O",
+        dest="opt_level",
+        type=int,
+        choices=(0, 1, 2, 3),
+        help="LLVM optimization level (default: $XLA_DIALECT_OPT_LEVEL, else 3)",
+    )
+    p.add_argument(
+        "--timing",
+        action="store_true",
+        help="print the wall and CPU time of every pass and LLVM phase on stderr",
+    )
     p.add_argument(
         "--split-input-file",
         action="store_true",
@@ -88,8 +106,17 @@ def run(argv: Sequence[str] | None, stdout: IO[str]) -> int:
             except OSError as err:
                 raise _Failure(f"cannot read {args.file}: {err.strerror}") from None
             name = args.file
+        if args.threads is not None and args.threads < 1:
+            raise _Failure(f"--threads must be a positive integer, got {args.threads}")
         try:
-            executable = compile(text, args.entry, filename=name)
+            executable = compile(
+                text,
+                args.entry,
+                filename=name,
+                threads=args.threads,
+                opt_level=args.opt_level,
+                timing=True if args.timing else None,
+            )
         except XlaProgramError as err:
             first = err.diagnostics[0]
             raise _Failure(f"{first.file}:{first.line}:{first.column}: error: {first.message}") from None

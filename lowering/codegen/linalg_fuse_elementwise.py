@@ -16,8 +16,13 @@ An input made by `linalg.fill` (splat constants, scalars broadcast by the
 spec's implicit broadcasting) is replaced by the fill value in the body.
 Neither rewrite happens when the result would leave a loop without a range
 (no operand indexing it by a plain dimension).
-Repeated to a fixed point, a chain of element-wise ops (and an element-wise
-prologue of a reduction) becomes one loop nest. As MLIR's
+A worklist makes it linear in program size: each generic is visited once,
+consumers before their producers (reverse program order), and a fused generic
+goes back on the list (its new inputs may fuse too); the walk never restarts. Fusing moves the producer's body into the
+consumer's region (nothing is cloned), so a chain of n ops costs O(n), not the
+O(n^2) of rebuilding an ever larger body. A chain of element-wise ops (and an
+element-wise prologue of a reduction) becomes one loop nest; the fused generic
+keeps the consumer's attributes and notes `fusion = "elementwise"`. As MLIR's
 `linalg-fuse-elementwise-ops`, but on xDSL's linalg.
 """
 
@@ -27,7 +32,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, ModuleOp
+from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, ModuleOp, StringAttr
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import FillOp, GenericOp, IndexOp, YieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
@@ -76,52 +81,122 @@ def fusable_producer(consumer: GenericOp, operand_index: int) -> GenericOp | Non
 
 
 def fuse(consumer: GenericOp, operand_index: int, producer: GenericOp) -> GenericOp:
-    """A generic computing `consumer` with `producer` inlined at input `operand_index`."""
+    """A generic computing `consumer` with `producer` inlined at input `operand_index`.
+
+    The new generic takes over the consumer's region and the producer's body ops
+    are moved into it, so `consumer` and `producer` are left with empty bodies:
+    the caller erases both (or discards the result and erases nothing only if it
+    did not build it: see `has_loop_ranges`, checked by `fused_maps` first)."""
+    new_inputs, new_maps = fused_operands(consumer, operand_index, producer)
+    c_block, p_block = consumer.body.block, producer.body.block
+    n_p = len(producer.inputs)
+    region = consumer.detach_region(consumer.body)
+    block = region.block
+    old_arg = block.args[operand_index]
+    new_args = [block.insert_arg(a.type, operand_index + 1 + k) for k, a in enumerate(p_block.args[:n_p])]
+    for p_arg, n_arg in zip(p_block.args[:n_p], new_args):
+        p_arg.replace_all_uses_with(n_arg)
+    first = block.first_op
+    yielded: SSAValue | None = None
+    for op in list(p_block.ops):
+        op.detach()
+        if isinstance(op, YieldOp):
+            yielded = op.operands[0]
+            op.erase()
+            continue
+        if first is None:
+            block.add_op(op)
+        else:
+            block.insert_op_before(op, first)
+    assert yielded is not None
+    old_arg.replace_all_uses_with(yielded)
+    block.erase_arg(old_arg)
+    fused = GenericOp(
+        new_inputs,
+        list(consumer.outputs),
+        region,
+        ArrayAttr([AffineMapAttr(m) for m in new_maps]),
+        consumer.iterator_types,
+        consumer.result_types,
+    )
+    for name, attr in consumer.attributes.items():
+        if name not in fused.attributes:
+            fused.attributes[name] = attr
+    _note_elementwise(fused)
+    del c_block
+    return dedup_inputs(fused, fresh=set(range(operand_index, operand_index + n_p)))
+
+
+def dedup_inputs(op: GenericOp, fresh: set[int] | frozenset[int] = frozenset()) -> GenericOp:
+    """`op` with inputs read twice through the same map merged into one operand
+    (a chain `x + a`, `* a`, `- a` ... fused reads `a` once, and the fused op's
+    operand list stays short: fusing the chain stays linear); `op` itself when
+    nothing repeats, else a new op that took over its region (`op` is erased).
+    Of repeated inputs, one not in `fresh` (the just inlined producer's) is kept,
+    so only the producer's few uses are redirected."""
+    groups: dict[tuple[SSAValue, AffineMap], list[int]] = {}
+    block = op.body.block
+    maps = [m.data for m in op.indexing_maps.data]
+    for i, (v, m) in enumerate(zip(op.inputs, maps)):
+        groups.setdefault((v, m), []).append(i)
+    if all(len(g) == 1 for g in groups.values()):
+        return op
+    dropped: list[int] = []
+    for g in groups.values():
+        keeper = next((i for i in g if i not in fresh), g[0])
+        for i in g:
+            if i != keeper:
+                block.args[i].replace_all_uses_with(block.args[keeper])
+                dropped.append(i)
+    for i in sorted(dropped, reverse=True):
+        block.erase_arg(block.args[i])
+    keep = [i for i in range(len(op.inputs)) if i not in set(dropped)]
+    n_in = len(op.inputs)
+    new = GenericOp(
+        [op.inputs[i] for i in keep],
+        list(op.outputs),
+        op.detach_region(op.body),
+        ArrayAttr([AffineMapAttr(maps[i]) for i in keep] + [AffineMapAttr(m) for m in maps[n_in:]]),
+        op.iterator_types,
+        op.result_types,
+    )
+    new.attributes.update(op.attributes)
+    op.erase()
+    return new
+
+
+def fused_operands(consumer: GenericOp, operand_index: int, producer: GenericOp) -> tuple[list[SSAValue], list[AffineMap]]:
+    """The inputs and indexing maps (inputs' then outputs') of `consumer` with
+    `producer` inlined at input `operand_index`."""
     consumer_maps = [m.data for m in consumer.indexing_maps.data]
     producer_maps = [m.data for m in producer.indexing_maps.data]
-    n_in = len(consumer.inputs)
     fused_map = consumer_maps[operand_index]
     new_inputs: list[SSAValue] = []
     new_maps: list[AffineMap] = []
-    for i in range(n_in):
+    for i in range(len(consumer.inputs)):
         if i == operand_index:
             new_inputs.extend(producer.inputs)
             new_maps.extend(pm.compose(fused_map) for pm in producer_maps[: len(producer.inputs)])
         else:
             new_inputs.append(consumer.inputs[i])
             new_maps.append(consumer_maps[i])
-    new_maps.extend(consumer_maps[n_in:])
+    new_maps.extend(consumer_maps[len(consumer.inputs) :])
+    return new_inputs, new_maps
 
-    c_block, p_block = consumer.body.block, producer.body.block
-    arg_types = [a.type for a in c_block.args[:operand_index]]
-    arg_types += [a.type for a in p_block.args[: len(producer.inputs)]]
-    arg_types += [a.type for a in c_block.args[operand_index + 1 :]]
-    block = Block(arg_types=arg_types)
-    values: dict[SSAValue, SSAValue] = {}
-    k = 0
-    for i, arg in enumerate(c_block.args):
-        if i == operand_index:
-            for p_arg in p_block.args[: len(producer.inputs)]:
-                values[p_arg] = block.args[k]
-                k += 1
-        else:
-            values[arg] = block.args[k]
-            k += 1
-    for op in p_block.ops:
-        if isinstance(op, YieldOp):
-            values[c_block.args[operand_index]] = values.get(op.operands[0], op.operands[0])
-            continue
-        block.add_op(op.clone(value_mapper=values))
-    for op in c_block.ops:
-        block.add_op(op.clone(value_mapper=values))
-    return GenericOp(
-        new_inputs,
-        list(consumer.outputs),
-        Region(block),
-        ArrayAttr([AffineMapAttr(m) for m in new_maps]),
-        consumer.iterator_types,
-        consumer.result_types,
-    )
+
+def _loop_ranges_of(maps: list[AffineMap], n_loops: int) -> bool:
+    seen: set[int] = set()
+    for m in maps:
+        seen.update(e.position for e in m.results if isinstance(e, AffineDimExpr))
+    return len(seen) == n_loops
+
+
+def _note_elementwise(op: GenericOp) -> None:
+    old = op.attributes.get("fusion")
+    items = old.data.split(",") if isinstance(old, StringAttr) else []
+    if "elementwise" not in items:
+        items.append("elementwise")
+    op.attributes["fusion"] = StringAttr(",".join(items))
 
 
 def fold_fill_input(consumer: GenericOp, operand_index: int) -> GenericOp | None:
@@ -144,9 +219,13 @@ def fold_fill_input(consumer: GenericOp, operand_index: int) -> GenericOp | None
             values[arg] = next(it)
     for op in block.ops:
         new_block.add_op(op.clone(value_mapper=values))
-    return GenericOp(
+    folded = GenericOp(
         inputs, list(consumer.outputs), Region(new_block), ArrayAttr(maps), consumer.iterator_types, consumer.result_types
     )
+    for name, attr in consumer.attributes.items():
+        if name not in folded.attributes:
+            folded.attributes[name] = attr
+    return folded
 
 
 def _erase_if_dead(op: Operation | None) -> None:
@@ -165,35 +244,49 @@ class LinalgFuseElementwisePass(ModulePass):
     name = "linalg-fuse-elementwise"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        changed = True
-        while changed:
-            changed = False
-            for consumer in list(op.walk()):
-                if not isinstance(consumer, GenericOp) or consumer.parent is None:
-                    continue
-                for i in range(len(consumer.inputs)):
-                    producer: Operation | None = consumer.inputs[i].owner  # pyright: ignore
-                    fused = fold_fill_input(consumer, i)
-                    if fused is None:
-                        producer = fusable_producer(consumer, i)
-                        if producer is None:
-                            continue
-                        fused = fuse(consumer, i, producer)
-                    if not has_loop_ranges(fused):
-                        fused.erase()
-                        continue
-                    block = consumer.parent_block()
-                    assert block is not None
-                    block.insert_op_before(fused, consumer)
-                    for old, new in zip(consumer.results, fused.results):
-                        old.replace_all_uses_with(new)
-                        if old.name_hint:
-                            new.name_hint = old.name_hint
-                    consumer.detach()
-                    consumer.erase()
-                    _erase_if_dead(producer)
-                    changed = True
-                    break
+        worklist = [inner for inner in op.walk() if isinstance(inner, GenericOp)]
+        # Popped last op first: a consumer absorbs its producers one by one, each
+        # producer still an original op whose few body ops move, so fusing a chain
+        # costs O(chain), where program order would move an ever larger fused body.
+        while worklist:
+            consumer = worklist.pop()
+            if consumer.parent is None:
+                continue
+            fused = _fuse_one(consumer)
+            if fused is not None:
+                worklist.append(fused)
 
 
-__all__ = ["LinalgFuseElementwisePass", "fusable_producer", "fuse", "has_loop_ranges"]
+def _fuse_one(consumer: GenericOp) -> GenericOp | None:
+    """Fuse one input of `consumer` (a fill or an element-wise producer); return the
+    new generic, which replaced `consumer`, or None when no input fuses."""
+    for i in range(len(consumer.inputs)):
+        producer: Operation | None = consumer.inputs[i].owner  # pyright: ignore
+        fused = fold_fill_input(consumer, i)
+        if fused is not None:
+            if not has_loop_ranges(fused):
+                fused.erase()
+                continue
+        else:
+            producer = fusable_producer(consumer, i)
+            if producer is None:
+                continue
+            _, maps = fused_operands(consumer, i, producer)
+            if not _loop_ranges_of(maps, len(consumer.iterator_types.data)):
+                continue
+            fused = fuse(consumer, i, producer)
+        block = consumer.parent_block()
+        assert block is not None
+        block.insert_op_before(fused, consumer)
+        for old, new in zip(consumer.results, fused.results):
+            old.replace_all_uses_with(new)
+            if old.name_hint:
+                new.name_hint = old.name_hint
+        consumer.detach()
+        consumer.erase()
+        _erase_if_dead(producer)
+        return fused
+    return None
+
+
+__all__ = ["LinalgFuseElementwisePass", "fusable_producer", "fuse", "fused_operands", "has_loop_ranges"]

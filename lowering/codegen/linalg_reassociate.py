@@ -14,6 +14,13 @@ output features) already vectorizes along that loop, one accumulator per lane,
 in source order; `reassoc` there only lets LLVM unroll a short parallel loop
 and vectorize the reduction with gathers instead (a 3×3 conv with 16 output
 features ran 7× slower), so such generics are left alone.
+
+The order is deterministic for a given program and CPU: LLVM's vectorizer keeps
+one partial result per vector lane (and per unrolled copy), element `j` going to
+partial `j mod (lanes * unroll)`, and combines the partials in a fixed tree at
+the loop's end. `reassociate=false` (`-p linalg-reassociate-reductions{reassociate=false}`,
+`compile(..., reassociate=False)`) turns it off: every reduction then runs in
+the spec's iteration order, bitwise reproducible across CPUs.
 """
 
 from __future__ import annotations
@@ -54,10 +61,32 @@ class LinalgReassociateReductionsPass(ModulePass):
 
     name = "linalg-reassociate-reductions"
 
+    reassociate: bool = True
+    """False: reductions keep the source order (each combiner loses `reassoc`, so
+    LLVM may not reorder it): results are bitwise those of the sequential loop,
+    `compile(..., reassociate=False)`."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for inner in op.walk():
             if isinstance(inner, GenericOp):
-                mark_reduction_combiners(inner)
+                if self.reassociate:
+                    mark_reduction_combiners(inner)
+                else:
+                    unmark_reduction_combiners(inner)
 
 
-__all__ = ["LinalgReassociateReductionsPass", "mark_reduction_combiners"]
+def unmark_reduction_combiners(op: GenericOp) -> int:
+    """Take `reassoc` off the ops combining an accumulator; return how many."""
+    block = op.body.block
+    accumulators = set(block.args[len(op.inputs) :])
+    cleared = 0
+    for inner in block.ops:
+        if isinstance(inner, _ASSOCIATIVE) and any(v in accumulators for v in inner.operands):
+            flags = set(inner.fastmath.data) - {FastMathFlag.REASSOC}
+            if len(flags) != len(inner.fastmath.data):
+                inner.fastmath = arith.FastMathFlagsAttr(flags)
+                cleared += 1
+    return cleared
+
+
+__all__ = ["LinalgReassociateReductionsPass", "mark_reduction_combiners", "unmark_reduction_combiners"]

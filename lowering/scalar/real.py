@@ -242,9 +242,11 @@ def _unary(s: _Scalar, name: str, t: Attribute, x: SSAValue) -> SSAValue:
             inf = s.c(float("inf"), t)
             return s.cmpf("one", s.r(math.AbsFOp(x)), inf)
         if name == "xla.logistic":
+            # select(x < 0, e, 1) / (1 + e), e = exp(-|x|): no overflow of e^-x, one division.
             one = s.c(1.0, t)
-            e = s.r(math.ExpOp(s.r(arith.NegfOp(x))))
-            return s.r(arith.DivfOp(one, s.r(arith.AddfOp(one, e))))
+            e = s.r(math.ExpOp(s.r(arith.NegfOp(s.r(math.AbsFOp(x))))))
+            num = s.select(s.cmpf("olt", x, s.c(0.0, t)), e, one)
+            return s.r(arith.DivfOp(num, s.r(arith.AddfOp(one, e))))
         if name == "xla.real":
             return x
         if name == "xla.imag":

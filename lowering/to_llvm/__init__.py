@@ -33,10 +33,11 @@ def all_patterns() -> list[RewritePattern]:
     from lowering.to_llvm.func import func_patterns
     from lowering.to_llvm.math import math_patterns
     from lowering.to_llvm.memref import memref_patterns
+    from lowering.to_llvm.vector import vector_patterns
 
     # index_cast is part of the arith patterns
     return [
-        *func_patterns(), *memref_patterns(), *arith_patterns(), *math_patterns(), *cf_patterns(),
+        *func_patterns(), *memref_patterns(), *vector_patterns(), *arith_patterns(), *math_patterns(), *cf_patterns(),
         *complex_patterns(),
     ]
 

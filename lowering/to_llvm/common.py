@@ -70,7 +70,6 @@ from xdsl.irdl import (
 )
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
-    GreedyRewritePatternApplier,
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
@@ -80,6 +79,7 @@ from xdsl.traits import IsTerminator, Pure
 from xdsl.transforms.reconcile_unrealized_casts import reconcile_unrealized_casts
 from xdsl.utils.exceptions import VerifyException
 
+from lowering.pattern_dispatch import TypeDispatchingApplier  # the greedy applier, by op type
 from xla_dialect.diagnostics import LoweringError
 
 PTR = llvm.LLVMPointerType()
@@ -592,7 +592,7 @@ def register_llvm_extensions(ctx: Context) -> None:
 
 def apply_patterns(module: ModuleOp, patterns: Sequence[RewritePattern], *, reconcile: bool = True) -> None:
     PatternRewriteWalker(
-        GreedyRewritePatternApplier(list(patterns)), apply_recursively=True
+        TypeDispatchingApplier(list(patterns)), apply_recursively=True
     ).rewrite_module(module)
     if reconcile:
         reconcile_unrealized_casts(module, warn_on_failure=False)

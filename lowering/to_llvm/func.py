@@ -6,13 +6,13 @@ types. A function has no result or one result; more are rejected (return them
 through out-parameters). Every function gets external linkage (it can be looked
 up in the JIT) unless it carries an `llvm.linkage` attribute (a string or an
 `#llvm.linkage<...>`). Argument attributes named `llvm.*` (e.g. `llvm.noalias`)
-are kept.
+are kept; a `llvm.no_inline` attribute makes the function `noinline`.
 """
 
 from __future__ import annotations
 
 from xdsl.dialects import func, llvm
-from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, StringAttr
+from xdsl.dialects.builtin import ArrayAttr, DictionaryAttr, StringAttr, UnitAttr
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from lowering.to_llvm.common import (
@@ -45,6 +45,8 @@ class FuncLowering(RewritePattern):
             ]
             if any(d.data for d in kept):
                 other["arg_attrs"] = ArrayAttr(kept)
+        if "llvm.no_inline" in op.attributes:
+            other["no_inline"] = UnitAttr()
         body = rewriter.move_region_contents_to_new_regions(op.body)
         new = llvm.FuncOp(
             op.sym_name.data,

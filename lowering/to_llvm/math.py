@@ -9,6 +9,10 @@
   is computed in f32 (bf16 never gets here: `arith-emulate-unsupported-floats`
   widens it first, and `llvm_operands` rejects bf16 arithmetic).
 * fast-math flags are carried over to the intrinsic calls.
+
+In `lower-to-llvm`, `math-polynomial-approximation` has already expanded the f32,
+f16 and bf16 transcendental ops into vectorizable code; what reaches this pass
+there is f64 (libm and intrinsics, scalar) and the intrinsics it emits.
 """
 
 from __future__ import annotations

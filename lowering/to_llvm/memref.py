@@ -269,6 +269,16 @@ def _byte_size(t: MemRefType) -> int:
     return math.prod(t.get_shape()) * element_size(t.get_element_type())
 
 
+LARGE_ALLOCATION = 1 << 16
+"""Buffers of at least this many bytes come from `__xla_alloc`, the runtime's caching
+allocator (`runtime/allocator.py`), so that calls reuse their pages instead of
+faulting fresh ones in; smaller ones from `aligned_alloc`."""
+
+CACHED_ALLOC = "__xla_alloc"
+CACHED_FREE = "__xla_free"
+"""Freed by `__xla_free`, which passes pointers it did not hand out to `free`."""
+
+
 class AllocLowering(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: memref.AllocOp, rewriter: PatternRewriter, /) -> None:
@@ -277,9 +287,10 @@ class AllocLowering(RewritePattern):
             raise LoweringError("memref.alloc with dynamic sizes is not supported", op)
         alignment = max(ALLOC_ALIGNMENT, op.alignment.value.data if op.alignment else 0)
         size = max(alignment, -(-_byte_size(t) // alignment) * alignment)
-        ensure_function(op, "aligned_alloc", [i64, i64], PTR, rewriter)
+        allocator = CACHED_ALLOC if size >= LARGE_ALLOCATION else "aligned_alloc"
+        ensure_function(op, allocator, [i64, i64], PTR, rewriter)
         c_align, c_size = int_constant(alignment), int_constant(size)
-        call = llvm.CallOp("aligned_alloc", c_align.result, c_size.result, return_type=PTR)
+        call = llvm.CallOp(allocator, c_align.result, c_size.result, return_type=PTR)
         replace_with_llvm(op, [c_align, c_size, call], [call.returned], rewriter)  # type: ignore[list-item]
 
 
@@ -299,8 +310,17 @@ class DeallocLowering(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: memref.DeallocOp, rewriter: PatternRewriter, /) -> None:
         ptr = llvm_operand(op.memref, rewriter, op)
-        ensure_function(op, "free", [PTR], llvm.LLVMVoidType(), rewriter)
-        rewriter.replace(op, llvm.CallOp("free", ptr), [])
+        release = "free" if _allocated_by(ptr) == "aligned_alloc" else CACHED_FREE
+        ensure_function(op, release, [PTR], llvm.LLVMVoidType(), rewriter)
+        rewriter.replace(op, llvm.CallOp(release, ptr), [])
+
+
+def _allocated_by(ptr: SSAValue) -> str | None:
+    """The allocation function whose call produced `ptr`, when it is in sight."""
+    owner = ptr.owner
+    if isinstance(owner, llvm.CallOp) and owner.callee is not None:
+        return owner.callee.string_value()
+    return None
 
 
 # ---------------------------------------------------------------------------

@@ -160,6 +160,16 @@ CASES = [
     Case("f64_nchw", (5, 6), (2, 3), n=2, c=2, o=3, type="f64", lhs="bf01", rhs="oi01", out="bf01", strides=(1, 2), padding=((1, 1), (-1, 2))),
     Case("f32_to_f64", (4, 4), (2, 2), type="f32", out_type="f64"),
     Case("random_f32_nhwc", (9, 8), (3, 3), n=2, c=8, o=16, strides=(2, 1), same=True, random=True),
+    # Large enough for linalg-pack-contractions (implicit GEMM through the packed micro-kernel).
+    Case("packed_nhwc_same", (10, 9), (3, 3), n=2, c=16, o=40, same=True),
+    Case("packed_one_by_one", (8, 8), (1, 1), c=32, o=70),
+    Case("packed_nchw_strided", (12, 11), (3, 3), c=8, o=33, lhs="bf01", rhs="oi01", out="bf01", strides=(2, 2), padding=((1, 1), (1, 1))),
+    Case("packed_feature_groups", (9, 9), (3, 3), c=32, o=64, fg=2, same=True),
+    Case("packed_dilations", (9, 8), (3, 2), c=24, o=20, lhs_dilation=(2, 1), rhs_dilation=(1, 2), padding=((1, 2), (0, 1))),
+    Case("packed_bf16_to_f32", (8, 8), (3, 3), c=16, o=32, type="bf16", out_type="f32", same=True),
+    Case("packed_f64", (8, 7), (3, 3), c=16, o=24, type="f64", same=True),
+    Case("packed_i8_to_i32", (8, 8), (3, 3), c=16, o=32, type="i8", out_type="i32", same=True),
+    Case("packed_random", (11, 10), (3, 3), n=2, c=24, o=48, strides=(1, 2), same=True, random=True),
     Case("random_f32_nchw_grouped", (8, 7), (3, 2), n=2, c=6, o=4, fg=2, lhs="bf01", rhs="oi01", out="bf01", padding=((1, 1), (0, 1)), random=True),
 ]
 

@@ -482,11 +482,12 @@ def add_float_cases() -> None:
                 case(f"{name}-{t.name}", unary(name), [x], [t], t, round_to(ref(f64(x)), t))
             for name, ref in TRANSCENDENTAL_UNARY.items():
                 case(f"{name}-{t.name}", unary(name), [x], [t], t, round_to(ref(f64(x)), t), ulps_for(t, name))
-            # logistic = 1 / (1 + exp(-x)), each step rounded to the type (so f32
-            # gives 0, not a denormal, at -100).
-            e = round_to(np.exp(-f64(x)), t)
+            # logistic = select(x < 0, e, 1) / (1 + e), e = exp(-|x|), each step rounded
+            # to the type (so f32 gives the denormal e^x at -100, not 0).
+            e = round_to(np.exp(-np.abs(f64(x))), t)
             s = round_to(1.0 + f64(e), t)
-            case(f"logistic-{t.name}", unary("logistic"), [x], [t], t, round_to(1.0 / f64(s), t), ulps_for(t, "logistic"))
+            num = np.where(f64(x) < 0, f64(e), 1.0)
+            case(f"logistic-{t.name}", unary("logistic"), [x], [t], t, round_to(num / f64(s), t), ulps_for(t, "logistic"))
             case(f"is_finite-{t.name}", unary("is_finite"), [x], [t], PRED, np.isfinite(f64(x)))
             a, b = pairs(values_of(t, short=True), values_of(t, short=True))
             A, B = f64(a), f64(b)

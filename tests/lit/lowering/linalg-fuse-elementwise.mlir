@@ -5,7 +5,7 @@
 // CHECK-LABEL: func.func @chain
 // CHECK:       %[[ZERO:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK:       %[[INIT:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<4xf32>) -> tensor<4xf32>
-// CHECK-NEXT:  %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%a, %b, %c : tensor<4x3xf32>, tensor<3x4xf32>, tensor<4x3xf32>) outs(%[[INIT]] : tensor<4xf32>) {
+// CHECK-NEXT:  %[[S:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%a, %b, %c : tensor<4x3xf32>, tensor<3x4xf32>, tensor<4x3xf32>) outs(%[[INIT]] : tensor<4xf32>) attrs =  {fusion = "elementwise"} {
 // CHECK-NEXT:  ^bb0(%[[A:.*]]: f32, %[[B:.*]]: f32, %[[C:.*]]: f32, %[[ACC:.*]]: f32):
 // CHECK-NEXT:    %[[M:.*]] = arith.mulf %[[A]], %[[B]] : f32
 // CHECK-NEXT:    %[[P:.*]] = arith.addf %[[M]], %[[C]] : f32

@@ -11,10 +11,14 @@
 // CHECK:      // -----// IR Dump After linalg-generalize-named-ops //----- //
 // CHECK:      // -----// IR Dump After linalg-interchange //----- //
 // CHECK:      // -----// IR Dump After linalg-reassociate-reductions //----- //
+// CHECK:      // -----// IR Dump After convert-linalg-to-parallel-loops //----- //
+// CHECK:        "scf.parallel"
 // CHECK:      // -----// IR Dump After convert-linalg-to-loops //----- //
-// CHECK:        scf.for
 // CHECK:      // -----// IR Dump After lower-affine //----- //
 // CHECK:      // -----// IR Dump After arith-emulate-unsupported-floats //----- //
+// CHECK:      // -----// IR Dump After convert-parallel-loops-to-calls //----- //
+// CHECK-NOT:    __xla_parallel_for
+// CHECK:        scf.for
 // CHECK:      // -----// IR Dump After lower-scf-to-cf //----- //
 // CHECK:        cf.cond_br
 // CHECK:      // -----// IR Dump After convert-to-llvm //----- //

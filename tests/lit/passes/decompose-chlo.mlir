@@ -5,7 +5,8 @@
 // CHECK-NEXT:    %[[A:.*]] = xla.convert %a : (tensor<3xi8>) -> tensor<3xi16>
 // CHECK-NEXT:    %[[B:.*]] = xla.convert %b : (tensor<3xi8>) -> tensor<3xi16>
 // CHECK-NEXT:    %[[P:.*]] = xla.multiply %[[A]], %[[B]] : tensor<3xi16>
-// CHECK-NEXT:    %[[N:.*]] = xla.constant dense<8> : tensor<3xi16>
+// CHECK-NEXT:    %[[NS:.*]] = xla.constant dense<8> : tensor<i16>
+// CHECK-NEXT:    %[[N:.*]] = xla.broadcast_in_dim %[[NS]], dims = [] : (tensor<i16>) -> tensor<3xi16>
 // CHECK-NEXT:    %[[H:.*]] = xla.shift_right_arithmetic %[[P]], %[[N]] : tensor<3xi16>
 // CHECK-NEXT:    %[[R:.*]] = xla.convert %[[H]] : (tensor<3xi16>) -> tensor<3xi8>
 // CHECK-NEXT:    func.return %[[R]] : tensor<3xi8>
@@ -17,7 +18,8 @@ func.func @mulhi_i8(%a: tensor<3xi8>, %b: tensor<3xi8>) -> tensor<3xi8> {
 // f16 is computed in f32 and rounded back; atan(x) = atan2(x, 1).
 // CHECK-LABEL: func.func @atan_f16
 // CHECK-NEXT:    %[[X:.*]] = xla.convert %x : (tensor<4xf16>) -> tensor<4xf32>
-// CHECK-NEXT:    %[[ONE:.*]] = xla.constant dense<1.000000e+00> : tensor<4xf32>
+// CHECK-NEXT:    %[[ONES:.*]] = xla.constant dense<1.000000e+00> : tensor<f32>
+// CHECK-NEXT:    %[[ONE:.*]] = xla.broadcast_in_dim %[[ONES]], dims = [] : (tensor<f32>) -> tensor<4xf32>
 // CHECK-NEXT:    %[[Y:.*]] = xla.atan2 %[[X]], %[[ONE]] : tensor<4xf32>
 // CHECK-NEXT:    %[[R:.*]] = xla.convert %[[Y]] : (tensor<4xf32>) -> tensor<4xf16>
 // CHECK-NEXT:    func.return %[[R]] : tensor<4xf16>
@@ -35,9 +37,11 @@ func.func @atan_f16(%x: tensor<4xf16>) -> tensor<4xf16> {
 // CHECK:         xla.compare LT, %[[W]], %{{.*}} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
 // CHECK:         %[[P:.*]] = xla.multiply %{{.*}}, %x : tensor<4xf32>
 // CHECK-NEXT:    %[[ABS:.*]] = xla.abs %x : tensor<4xf32>
-// CHECK-NEXT:    %[[ONE:.*]] = xla.constant dense<1.000000e+00> : tensor<4xf32>
+// CHECK-NEXT:    %[[ONES:.*]] = xla.constant dense<1.000000e+00> : tensor<f32>
+// CHECK-NEXT:    %[[ONE:.*]] = xla.broadcast_in_dim %[[ONES]], dims = [] : (tensor<f32>) -> tensor<4xf32>
 // CHECK-NEXT:    %[[AT1:.*]] = xla.compare EQ, %[[ABS]], %[[ONE]]
-// CHECK-NEXT:    %[[INF:.*]] = xla.constant dense<0x7f800000> : tensor<4xf32>
+// CHECK-NEXT:    %[[INFS:.*]] = xla.constant dense<0x7f800000> : tensor<f32>
+// CHECK-NEXT:    %[[INF:.*]] = xla.broadcast_in_dim %[[INFS]], dims = [] : (tensor<f32>) -> tensor<4xf32>
 // CHECK-NEXT:    %[[SINF:.*]] = xla.multiply %x, %[[INF]] : tensor<4xf32>
 // CHECK-NEXT:    %[[R:.*]] = xla.select %[[AT1]], %[[SINF]], %[[P]]
 // CHECK-NEXT:    func.return %[[R]] : tensor<4xf32>

@@ -1,0 +1,286 @@
+"""Compile time against program size: per-stage times, growth exponents, XLA's compile time.
+
+    python benchmarks/bench_compile_time.py [--sizes 300,1000,3000,10000] [--kinds chain,mlp,transformer]
+                                            [--opt-level 3] [--budget 600] [--profile FILE]
+
+For each kind of program and each size (the number of ops of the exported module), the
+program is compiled by `compile()` with a `TimingReport` (the disk cache off), and the
+table gives, per stage (every pass of `lower-to-llvm`, then the LLVM phases:
+translation, parsing, optimization, MCJIT code generation), the wall seconds at each
+size and the fitted growth exponent (least squares of log time on log size), then the
+total, the total CPU time and, when JAX imports, `jax.jit(f).lower(*args).compile()`'s
+wall time and our total over it.
+
+The programs, written in JAX and exported as JAX hands them to XLA
+(`jax.jit(f).lower(*args).as_text()`):
+- `chain`: an element-wise chain (add, multiply, maximum, subtract, tanh, ... on two
+  vectors); without JAX, the same chain is generated as `xla` text;
+- `mlp`: stacked dense layers (dot, bias, relu) on a batch;
+- `transformer`: pre-norm blocks (layer norm, single-head attention with softmax, a
+  GELU MLP, residuals).
+
+A size whose predicted time (the previous size's, scaled by the exponent measured so
+far, at least linearly) exceeds `--budget` seconds is skipped. `--profile FILE` writes
+a cProfile of the largest compile that ran (read it with `python -m pstats FILE`).
+"""
+
+from __future__ import annotations
+
+import argparse
+import cProfile
+import math
+import os
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+os.environ["XLA_DIALECT_CACHE"] = "0"  # time the compiler, not the disk cache
+
+from runtime.timing import TimingReport
+from xla_tools import compile
+
+try:
+    import jax
+    import jax.numpy as jnp
+
+    HAVE_JAX = True
+except ImportError:  # pragma: no cover - depends on the environment
+    HAVE_JAX = False
+
+
+@dataclass
+class Program:
+    text: str
+    ops: int
+    jax_compile: Callable[[], None] | None = None
+
+
+def count_ops(text: str) -> int:
+    """Ops of a module's text: lines that define values or are known effect ops."""
+    return sum(1 for line in text.splitlines() if " = " in line and ("stablehlo." in line or "xla." in line or "chlo." in line))
+
+
+# -- programs written in JAX ------------------------------------------------------------
+
+
+def _jax_program(f: Callable[..., Any], *args: Any) -> Program:
+    lowered = jax.jit(f).lower(*args)
+    text = lowered.as_text()
+
+    def jax_compile() -> None:
+        jax.jit(f).lower(*args).compile()
+
+    return Program(text, count_ops(text), jax_compile)
+
+
+def jax_chain(length: int) -> Program:
+    def f(x: Any, y: Any) -> Any:
+        for i in range(length // 2):
+            step = i % 5
+            if step == 0:
+                x = x + y
+            elif step == 1:
+                x = x * y
+            elif step == 2:
+                x = jnp.maximum(x, y)
+            elif step == 3:
+                x = x - y
+            else:
+                x = jnp.tanh(x)
+            y = y * x if i % 3 == 0 else y - x
+        return x + y
+
+    rng = np.random.default_rng(0)
+    return _jax_program(f, *(rng.standard_normal(256, dtype=np.float32) for _ in range(2)))
+
+
+def jax_mlp(layers: int, width: int = 64, batch: int = 16) -> Program:
+    rng = np.random.default_rng(0)
+    params = [
+        (rng.standard_normal((width, width), dtype=np.float32) * 0.1, rng.standard_normal(width, dtype=np.float32) * 0.1)
+        for _ in range(layers)
+    ]
+
+    def f(x: Any, params: Any) -> Any:
+        for w, b in params:
+            x = jax.nn.relu(x @ w + b)
+        return x
+
+    return _jax_program(f, rng.standard_normal((batch, width), dtype=np.float32), params)
+
+
+def jax_transformer(blocks: int, seq: int = 16, d: int = 32) -> Program:
+    rng = np.random.default_rng(0)
+
+    def w(*shape: int) -> np.ndarray:
+        return rng.standard_normal(shape, dtype=np.float32) * 0.1
+
+    params = [(w(d, d), w(d, d), w(d, d), w(d, d), w(d, 4 * d), w(4 * d, d)) for _ in range(blocks)]
+
+    def layer_norm(x: Any) -> Any:
+        mean = x.mean(-1, keepdims=True)
+        var = ((x - mean) ** 2).mean(-1, keepdims=True)
+        return (x - mean) / jnp.sqrt(var + 1e-5)
+
+    def f(x: Any, params: Any) -> Any:
+        for wq, wk, wv, wo, w1, w2 in params:
+            h = layer_norm(x)
+            q, k, v = h @ wq, h @ wk, h @ wv
+            a = jax.nn.softmax(q @ k.T / math.sqrt(d), axis=-1)
+            x = x + (a @ v) @ wo
+            x = x + jax.nn.gelu(layer_norm(x) @ w1) @ w2
+        return x
+
+    return _jax_program(f, w(seq, d), params)
+
+
+# -- without JAX: the element-wise chain as xla text -------------------------------------
+
+
+def xla_chain(length: int, n: int = 256) -> Program:
+    t = f"tensor<{n}xf32>"
+    lines = [f"func.func @main(%x0: {t}, %y0: {t}) -> {t} {{"]
+    x, y = "%x0", "%y0"
+    for i in range(length // 2):
+        op = ("add", "multiply", "maximum", "subtract", "tanh")[i % 5]
+        if op == "tanh":
+            lines.append(f"  %x{i + 1} = xla.tanh {x} : {t}")
+        else:
+            lines.append(f"  %x{i + 1} = xla.{op} {x}, {y} : {t}")
+        x = f"%x{i + 1}"
+        lines.append(f"  %y{i + 1} = xla.{'multiply' if i % 3 == 0 else 'subtract'} {y}, {x} : {t}")
+        y = f"%y{i + 1}"
+    lines.append(f"  %r = xla.add {x}, {y} : {t}")
+    lines.append(f"  func.return %r : {t}\n}}")
+    text = "\n".join(lines)
+    return Program(text, count_ops(text))
+
+
+# ops per unit of each kind (measured on the exports), to aim at a size
+OPS_PER_UNIT = {"chain": 1.0, "mlp": 5.0, "transformer": 60.0}
+
+
+def make(kind: str, size: int) -> Program:
+    if kind == "chain":
+        return jax_chain(size) if HAVE_JAX else xla_chain(size)
+    if not HAVE_JAX:
+        raise RuntimeError(f"the {kind} programs are written in JAX, which does not import")
+    per_unit = OPS_PER_UNIT[kind]
+    probe = (jax_mlp if kind == "mlp" else jax_transformer)(4)
+    per_unit = max(probe.ops / 4, 1.0)
+    units = max(1, round(size / per_unit))
+    return (jax_mlp if kind == "mlp" else jax_transformer)(units)
+
+
+def growth_exponent(sizes: list[float], times: list[float]) -> float:
+    """Least-squares slope of log(time) on log(size)."""
+    pts = [(math.log(s), math.log(t)) for s, t in zip(sizes, times) if t > 0]
+    if len(pts) < 2:
+        return float("nan")
+    mx = sum(p[0] for p in pts) / len(pts)
+    my = sum(p[1] for p in pts) / len(pts)
+    var = sum((p[0] - mx) ** 2 for p in pts)
+    return sum((p[0] - mx) * (p[1] - my) for p in pts) / var if var else float("nan")
+
+
+@dataclass
+class Run:
+    ops: int
+    report: TimingReport
+    total_cpu: float
+    jax_s: float | None
+
+
+def run_kind(kind: str, sizes: list[int], opt_level: int, budget: float, profile: str | None) -> list[Run]:
+    runs: list[Run] = []
+    for size in sizes:
+        if runs:
+            prev = runs[-1]
+            exponent = max(1.0, growth_exponent([r.ops for r in runs], [r.report.total_wall for r in runs]) if len(runs) > 1 else 1.0)
+            predicted = prev.report.total_wall * (size / prev.ops) ** exponent
+            if predicted > budget:
+                print(f"  {kind} {size}: skipped (predicted {predicted:.0f} s > budget {budget:.0f} s)", flush=True)
+                continue
+        program = make(kind, size)
+        report = TimingReport()
+        cpu = time.process_time()
+        profiler = cProfile.Profile() if profile else None
+        if profiler:
+            profiler.enable()
+        compile(program.text, opt_level=opt_level, timing=report, filename=f"{kind}-{size}.mlir")
+        if profiler:
+            profiler.disable()
+            profiler.dump_stats(profile)  # pyright: ignore[reportArgumentType]
+        total_cpu = time.process_time() - cpu
+        jax_s = None
+        if program.jax_compile is not None:
+            start = time.perf_counter()
+            try:
+                program.jax_compile()
+                jax_s = time.perf_counter() - start
+            except Exception as err:  # noqa: BLE001 - XLA's failure is a missing cell, not the end of the sweep
+                print(f"  {kind} {program.ops} ops: XLA failed to compile: {str(err)[:80]}", flush=True)
+        runs.append(Run(program.ops, report, total_cpu, jax_s))
+        jax_text = f", XLA {jax_s:.2f} s" if jax_s is not None else ""
+        print(f"  {kind} {program.ops} ops: {report.total_wall:.2f} s wall, {total_cpu:.2f} s CPU{jax_text}", flush=True)
+    return runs
+
+
+def print_table(kind: str, runs: list[Run]) -> None:
+    if not runs:
+        return
+    sizes = [r.ops for r in runs]
+    stages: list[str] = []
+    for r in runs:
+        stages += [name for name in r.report.phases if name not in stages]
+    width = max(len(s) for s in stages + ["stage"])
+    head = f"{'stage':<{width}}" + "".join(f"{n:>10}" for n in sizes) + f"{'exponent':>10}"
+    print(f"\n{kind} (wall seconds; columns: ops)")
+    print(head)
+    print("-" * len(head))
+
+    def row(name: str, values: list[float | None]) -> None:
+        cells = "".join(f"{v:10.3f}" if v is not None else f"{'-':>10}" for v in values)
+        known = [(s, v) for s, v in zip(sizes, values) if v is not None and v > 0]
+        exp = growth_exponent([k[0] for k in known], [k[1] for k in known]) if len(known) > 1 else float("nan")
+        print(f"{name:<{width}}{cells}{exp:10.2f}")
+
+    for name in stages:
+        row(name, [r.report.wall(name) for r in runs])
+    print("-" * len(head))
+    row("total", [r.report.total_wall for r in runs])
+    row("total CPU", [r.total_cpu for r in runs])
+    if any(r.jax_s is not None for r in runs):
+        row("XLA (jax .compile())", [r.jax_s for r in runs])
+        row("ours / XLA", [r.report.total_wall / r.jax_s if r.jax_s else None for r in runs])
+
+
+def main(argv: list[str] | None = None) -> int:
+    p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    p.add_argument("--sizes", default="300,1000,3000,10000", help="program sizes in ops (default 300,1000,3000,10000)")
+    p.add_argument("--kinds", default="chain,mlp,transformer", help="chain, mlp, transformer (default: all)")
+    p.add_argument("--opt-level", type=int, default=3, help="LLVM optimization level (default 3)")
+    p.add_argument("--budget", type=float, default=600.0, help="skip sizes predicted to take longer (s)")
+    p.add_argument("--profile", help="write a cProfile of the last compile of each kind to FILE.<kind>")
+    args = p.parse_args(argv)
+    sizes = [int(s) for s in args.sizes.split(",")]
+    kinds = [k for k in args.kinds.split(",") if k]
+    if not HAVE_JAX:
+        print("JAX does not import: only the element-wise chain (as xla text), no XLA column")
+        kinds = [k for k in kinds if k == "chain"]
+    for kind in kinds:
+        print(f"{kind}:", flush=True)
+        runs = run_kind(kind, sizes, args.opt_level, args.budget, f"{args.profile}.{kind}" if args.profile else None)
+        print_table(kind, runs)
+        print(flush=True)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

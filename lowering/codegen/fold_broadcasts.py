@@ -1,0 +1,242 @@
+"""`linalg-fold-broadcasts`: index through broadcasts and transposes instead of
+materializing them.
+
+`broadcast_in_dim`, `broadcast` and `transpose` lower to *view generics*: one
+input, one output, all-parallel, a body that yields its input element, an
+identity output map and an input map whose results are loop dimensions or the
+constant 0 (a broadcast drops dimensions, a degenerate dimension reads index 0,
+a transpose permutes). Such a generic copies memory that its neighbours can
+address directly:
+
+* **into consumers**: a generic reading the view's result through map `C` reads
+  the view's input through `V ∘ C` instead (`V` the view's input map), so
+  `x - broadcast(m)` reads `m` per row and no `1024x1024` temporary is written.
+  Every generic consumer is rewritten; the view goes when nobody else uses it.
+* **into a producer** (a transpose of a value only it reads): the producer,
+  a generic with one result, writes the transposed tensor directly, its output
+  map composed with the inverse permutation. For `einsum('hqk,khd->qhd')` JAX
+  emits `dot_general -> transpose [2, 0, 1]`: the contraction then writes the
+  `qhd` result itself (its output map `(b, n, k, m) -> (m, b, n)`), with no
+  temporary and no copy into the out-parameter after bufferization. The
+  producer's init (a `linalg.fill` or `tensor.empty` of its own) is rebuilt in
+  the transposed shape.
+
+A rewrite that would leave a loop of the consumer without a range (no operand
+indexing it by a plain dimension) is not made. Reshapes need no pass: they are
+`tensor.collapse_shape`/`expand_shape`, which bufferization turns into views.
+The rewritten ops carry `fusion` attributes naming what was folded
+(`"broadcast"`, `"transpose"`), so decisions show in `--print-ir-after-all`.
+One walk in program order, each view visited once: linear in program size.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import tensor
+from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, ModuleOp, StringAttr, TensorType
+from xdsl.dialects.linalg.attrs import IteratorType
+from xdsl.dialects.linalg.ops import FillOp, GenericOp, IndexOp, YieldOp
+from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
+from xdsl.passes import ModulePass
+
+from lowering.codegen.linalg_fuse_elementwise import has_loop_ranges
+
+FUSION_ATTR = "fusion"
+"""The attribute naming what a pass of fusion folded into an op (comma-separated)."""
+
+
+def note_fusion(op: Operation, what: str) -> None:
+    """Add `what` to the op's `fusion` attribute (once)."""
+    old = op.attributes.get(FUSION_ATTR)
+    items = old.data.split(",") if isinstance(old, StringAttr) else []
+    if what not in items:
+        items.append(what)
+    op.attributes[FUSION_ATTR] = StringAttr(",".join(items))
+
+
+def is_view_generic(op: Operation) -> bool:
+    """Whether `op` only copies its input through a broadcast/permutation map."""
+    if (
+        not isinstance(op, GenericOp)
+        or len(op.inputs) != 1
+        or len(op.outputs) != 1
+        or len(op.results) != 1
+    ):
+        return False
+    if not isinstance(op.inputs[0].type, TensorType):
+        return False
+    if any(it.data != IteratorType.PARALLEL for it in op.iterator_types.data):
+        return False
+    in_map, out_map = (m.data for m in op.indexing_maps.data)
+    if out_map != AffineMap.identity(out_map.num_dims):
+        return False
+    if not all(
+        isinstance(e, AffineDimExpr) or (isinstance(e, AffineConstantExpr) and e.value == 0)
+        for e in in_map.results
+    ):
+        return False
+    ops = list(op.body.block.ops)
+    return (
+        len(ops) == 1
+        and isinstance(ops[0], YieldOp)
+        and ops[0].operands[0] is op.body.block.args[0]
+        and not any(isinstance(o, IndexOp) for o in ops)
+    )
+
+
+def _kind(view: GenericOp) -> str:
+    in_map = view.indexing_maps.data[0].data
+    return (
+        "transpose"
+        if in_map.num_dims == len(in_map.results) and in_map.is_projected_permutation()
+        else "broadcast"
+    )
+
+
+def fold_into_consumers(view: GenericOp) -> int:
+    """Make every generic reading `view`'s result read its input instead; return
+    how many operands were rewritten."""
+    source = view.inputs[0]
+    view_map = view.indexing_maps.data[0].data
+    kind = _kind(view)
+    folded = 0
+    for use in list(view.results[0].uses):
+        consumer = use.operation
+        if not isinstance(consumer, GenericOp) or use.index >= len(consumer.inputs):
+            continue
+        maps = list(consumer.indexing_maps.data)
+        old_map = maps[use.index]
+        maps[use.index] = AffineMapAttr(view_map.compose(old_map.data))
+        old_maps = consumer.indexing_maps
+        consumer.indexing_maps = ArrayAttr(maps)
+        consumer.operands[use.index] = source
+        if not has_loop_ranges(consumer):
+            consumer.operands[use.index] = view.results[0]
+            consumer.indexing_maps = old_maps
+            continue
+        note_fusion(consumer, kind)
+        folded += 1
+    return folded
+
+
+def _rebuilt_init(init: SSAValue, new_type: TensorType) -> SSAValue | None:
+    """A fresh init of `new_type` made as `init` is (a fill of an empty tensor, or
+    an empty tensor), inserted beside it; None for any other init."""
+    owner = init.owner
+    if isinstance(owner, tensor.EmptyOp):
+        empty = tensor.EmptyOp([], new_type)
+        owner.parent_block().insert_op_before(empty, owner)  # pyright: ignore[reportOptionalMemberAccess]
+        return empty.tensor
+    if (
+        isinstance(owner, FillOp)
+        and len(owner.inputs) == 1
+        and isinstance(owner.outputs[0].owner, tensor.EmptyOp)
+    ):
+        empty = tensor.EmptyOp([], new_type)
+        fill = FillOp([owner.inputs[0]], [empty.tensor], [new_type])
+        block = owner.parent_block()
+        assert block is not None
+        block.insert_ops_before([empty, fill], owner)
+        return fill.results[0]
+    return None
+
+
+def fold_into_producer(view: GenericOp) -> GenericOp | None:
+    """The producer of a transpose's input, rebuilt to write the transposed tensor;
+    None when it does not apply."""
+    if _kind(view) != "transpose":
+        return None
+    value = view.inputs[0]
+    producer = value.owner
+    if (
+        not isinstance(producer, GenericOp)
+        or len(producer.results) != 1
+        or len(producer.outputs) != 1
+    ):
+        return None
+    if value.uses.get_length() != 1 or producer.parent_block() is not view.parent_block():
+        return None
+    init = producer.outputs[0]
+    if init.uses.get_length() != 1:
+        return None
+    inverse = view.indexing_maps.data[0].data.inverse_permutation()
+    if inverse is None:
+        return None
+    new_type = view.results[0].type
+    assert isinstance(new_type, TensorType)
+    new_init = _rebuilt_init(init, new_type)  # pyright: ignore[reportUnknownArgumentType]
+    if new_init is None:
+        return None
+    maps = list(producer.indexing_maps.data)
+    maps[-1] = AffineMapAttr(inverse.compose(maps[-1].data))
+    new = GenericOp(
+        list(producer.inputs),
+        [new_init],
+        producer.detach_region(producer.body),
+        ArrayAttr(maps),
+        producer.iterator_types,
+        [new_type],
+    )
+    for name, attr in producer.attributes.items():
+        if name not in new.attributes:
+            new.attributes[name] = attr
+    note_fusion(new, "transpose")
+    block = view.parent_block()
+    assert block is not None
+    block.insert_op_before(new, view)
+    view_init = view.outputs[0]
+    view.results[0].replace_all_uses_with(new.results[0])
+    if view.results[0].name_hint:
+        new.results[0].name_hint = view.results[0].name_hint
+    view.detach()
+    view.erase()
+    producer.detach()
+    producer.erase()
+    _erase_dead(init.owner)
+    _erase_dead(view_init.owner)
+    return new
+
+
+def _erase_dead(op: Operation | SSAValue | None) -> None:
+    if isinstance(op, (FillOp, tensor.EmptyOp)) and not any(r.uses for r in op.results):
+        operands = list(op.operands)
+        op.detach()
+        op.erase()
+        for v in operands:
+            _erase_dead(v.owner)  # pyright: ignore[reportArgumentType]
+
+
+@dataclass(frozen=True)
+class LinalgFoldBroadcastsPass(ModulePass):
+    """Fold broadcast and transpose generics into the indexing maps of their
+    consumers, and transposes into their producer's output map."""
+
+    name = "linalg-fold-broadcasts"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        views = [inner for inner in op.walk() if is_view_generic(inner)]
+        for view in views:
+            assert isinstance(view, GenericOp)
+            if view.parent is None:  # erased as the producer of an earlier transpose
+                continue
+            if fold_into_producer(view) is not None:
+                continue
+            fold_into_consumers(view)
+            if not view.results[0].uses:
+                init = view.outputs[0]
+                view.detach()
+                view.erase()
+                _erase_dead(init.owner)
+
+
+__all__ = [
+    "FUSION_ATTR",
+    "LinalgFoldBroadcastsPass",
+    "fold_into_consumers",
+    "fold_into_producer",
+    "is_view_generic",
+    "note_fusion",
+]

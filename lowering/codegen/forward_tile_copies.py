@@ -1,0 +1,135 @@
+"""`memref-forward-tile-copies`: compute tiles in place, after bufferization.
+
+Row fusion (`linalg-fuse-reductions`) computes a block of a result into a fresh
+tensor and inserts it into the result (`tensor.insert_slice`); bufferization makes
+that an allocation, the block's ops writing it, a `memref.copy` into a subview of
+the result buffer and a dealloc. This pass forwards such copies: when a buffer
+
+* is a `memref.alloc` whose uses, all in its own block, are linalg ops, one
+  `memref.copy` of it into a `memref.subview` of the same block and its dealloc,
+* and nothing between its first use and the copy touches the subview's
+  underlying buffer (through any view of it),
+
+then the subview is moved up to the first use (its offsets are defined by then,
+else nothing happens), the linalg ops work on the subview directly, and the
+allocation, copy and dealloc go. Softmax then writes its output rows once,
+straight into the out-parameter. One walk, each allocation looked at once.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import memref
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.passes import ModulePass
+
+_VIEWS = (
+    memref.SubviewOp,
+    memref.CollapseShapeOp,
+    memref.ExpandShapeOp,
+    memref.CastOp,
+    memref.ReinterpretCastOp,
+)
+
+
+def root(value: SSAValue) -> SSAValue:
+    """The buffer `value` is a view of (itself when it is no view)."""
+    while isinstance(value.owner, _VIEWS):
+        value = value.owner.operands[0]
+    return value
+
+
+def _is_linalg(op: Operation) -> bool:
+    return op.name.startswith("linalg.")
+
+
+def _ancestor_in(op: Operation, block: Block) -> Operation | None:
+    while op.parent_block() is not block:
+        parent = op.parent_op()
+        if parent is None:
+            return None
+        op = parent
+    return op
+
+
+def forward_copy(alloc: memref.AllocOp) -> bool:
+    """Make the ops writing `alloc` write the subview it is copied into; return
+    whether it was done."""
+    block = alloc.parent_block()
+    buffer = alloc.memref
+    if block is None:
+        return False
+    users: list[Operation] = []
+    copy: memref.CopyOp | None = None
+    dealloc: memref.DeallocOp | None = None
+    for use in buffer.uses:
+        user = use.operation
+        if user.parent_block() is not block:
+            return False
+        if isinstance(user, memref.CopyOp) and use.index == 0 and copy is None:
+            copy = user
+        elif isinstance(user, memref.DeallocOp) and dealloc is None:
+            dealloc = user
+        elif _is_linalg(user):
+            users.append(user)
+        else:
+            return False
+    if copy is None or not users:
+        return False
+    view = copy.destination.owner
+    if not isinstance(view, memref.SubviewOp) or view.parent_block() is not block:
+        return False
+    if view.result.uses.get_length() != 1:
+        return False
+    first = min(users, key=lambda o: block.get_operation_index(o))
+    if not all(u.is_before_in_block(copy) for u in users):
+        return False
+    target = root(view.source)
+    # The subview's operands must be available at `first`.
+    for v in view.operands:
+        owner = v.owner
+        if (
+            isinstance(owner, Operation)
+            and owner.parent_block() is block
+            and not owner.is_before_in_block(first)
+        ):
+            return False
+    # Nothing between `first` and the copy may touch the target buffer.
+    op: Operation | None = first
+    while op is not None and op is not copy:
+        if op is not view:
+            for inner in op.walk():
+                if any(root(v) is target for v in inner.operands):
+                    return False
+        op = op.next_op
+    view.detach()
+    block.insert_op_before(view, first)
+    for u in users:
+        for i, v in enumerate(u.operands):
+            if v is buffer:
+                u.operands[i] = view.result
+    copy.detach()
+    copy.erase()
+    if dealloc is not None:
+        dealloc.detach()
+        dealloc.erase()
+    alloc.detach()
+    alloc.erase()
+    return True
+
+
+@dataclass(frozen=True)
+class MemrefForwardTileCopiesPass(ModulePass):
+    """Compute into the subview a fresh buffer is copied into, instead of copying."""
+
+    name = "memref-forward-tile-copies"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        for alloc in [o for o in op.walk() if isinstance(o, memref.AllocOp)]:
+            forward_copy(alloc)
+
+
+__all__ = ["MemrefForwardTileCopiesPass", "forward_copy", "root"]

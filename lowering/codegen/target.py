@@ -1,0 +1,152 @@
+"""The target description the code generator tiles for: vector width, registers, caches.
+
+Read from the host CPU (llvmlite reports its name and features, Linux's sysfs the
+cache sizes) or chosen by name, so that code can be generated for a CPU other
+than the host (an AVX2-only machine, say) and still run here. The same name
+picks the LLVM CPU the JIT compiles for, so a register tile sized for 16
+registers is never compiled for 32, or the reverse.
+
+| name     | LLVM CPU       | vector bits | vector registers |
+|----------|----------------|-------------|------------------|
+| `host`   | the host's     | from its features                |
+| `avx512` | skylake-avx512 | 512         | 32               |
+| `avx512bf16` | cooperlake | 512         | 32 (and `vdpbf16ps`) |
+| `avx2`   | haswell        | 256         | 16               |
+| `sse`    | x86-64         | 128         | 16               |
+"""
+
+from __future__ import annotations
+
+import functools
+import os
+from dataclasses import dataclass
+from pathlib import Path
+
+DEFAULT_L1 = 32 * 1024
+DEFAULT_L2 = 1024 * 1024
+DEFAULT_L3 = 8 * 1024 * 1024
+
+
+@dataclass(frozen=True)
+class Target:
+    """What tiling and vectorization need to know about a CPU."""
+
+    name: str
+    """The name it was chosen by (`host`, `avx512`, `avx2`, `sse`)."""
+    cpu: str
+    """The LLVM CPU name the JIT compiles for."""
+    features: str
+    """LLVM feature string (`+avx2,+fma,...`); empty means the CPU's defaults."""
+    vector_bits: int
+    """Width of one SIMD register."""
+    vector_registers: int
+    """Architectural SIMD registers (32 with AVX-512, 16 with AVX2/SSE)."""
+    has_fma: bool
+    has_avx512_bf16: bool
+    l1: int = DEFAULT_L1
+    """Per-core data cache sizes, in bytes."""
+    l2: int = DEFAULT_L2
+    l3: int = DEFAULT_L3
+
+    def lanes(self, element_bits: int) -> int:
+        """Elements of `element_bits` in one vector register."""
+        return max(1, self.vector_bits // element_bits)
+
+    def register_tile(self, element_bits: int) -> tuple[int, int]:
+        """(mr, nr): the block of the output a micro-kernel keeps in registers.
+
+        nr is a whole number of vectors. The tile leaves registers for the `nr /
+        lanes` loaded rows of the right operand and one broadcast of the left:
+        4 x 4 vectors with 32 registers (16 accumulators), 6 x 2 with 16 (12).
+        """
+        lanes = self.lanes(element_bits)
+        if self.vector_registers >= 32:
+            return 4, 4 * lanes
+        return 6, 2 * lanes
+
+    def cache_blocks(self, element_bits: int) -> tuple[int, int, int]:
+        """(kc, mc, nc): the depth of a k block and the rows and columns of the output
+        a cache block covers. A kc x nr micro-panel of the right operand stays in L1,
+        an mc x kc block of the left in half of L2, a kc x nc block of the right in
+        half of L3."""
+        if os.environ.get("XLA_DIALECT_BLOCKS"):  # tuning experiments: kc,mc,nc
+            kc, mc, nc = (int(x) for x in os.environ["XLA_DIALECT_BLOCKS"].split(","))
+            return kc, mc, nc
+        mr, nr = self.register_tile(element_bits)
+        size = element_bits // 8
+        kc = max(64, min(512, (self.l1 // 2) // (nr * size)))
+        kc -= kc % 16
+        mc = max(mr, (self.l2 // 2) // (kc * size))
+        mc -= mc % mr
+        nc = max(nr, (self.l3 // 2) // (kc * size))
+        nc -= nc % nr
+        return kc, mc, nc
+
+
+def _cache_sizes() -> tuple[int, int, int]:
+    """L1d, L2 and L3 sizes of cpu0 from sysfs, with defaults where it is silent."""
+    sizes = {1: DEFAULT_L1, 2: DEFAULT_L2, 3: DEFAULT_L3}
+    base = Path("/sys/devices/system/cpu/cpu0/cache")
+    try:
+        for index in base.glob("index*"):
+            level = int((index / "level").read_text())
+            kind = (index / "type").read_text().strip()
+            if kind == "Instruction" or level not in sizes:
+                continue
+            text = (index / "size").read_text().strip().upper()
+            scale = {"K": 1024, "M": 1024 * 1024}.get(text[-1:], 1)
+            sizes[level] = int(text.rstrip("KM")) * scale
+    except (OSError, ValueError):
+        pass
+    return sizes[1], sizes[2], sizes[3]
+
+
+def _host() -> Target:
+    import llvmlite.binding as llvm
+
+    llvm.initialize_native_target()
+    cpu = llvm.get_host_cpu_name()
+    features = llvm.get_host_cpu_features()
+    has = {name for name, on in features.items() if on}
+    bits = 512 if "avx512f" in has else 256 if "avx" in has else 128
+    l1, l2, l3 = _cache_sizes()
+    return Target(
+        name="host",
+        cpu=cpu,
+        features=features.flatten(),
+        vector_bits=bits,
+        vector_registers=32 if "avx512f" in has else 16,
+        has_fma="fma" in has,
+        has_avx512_bf16="avx512bf16" in has,
+        l1=l1,
+        l2=l2,
+        l3=l3,
+    )
+
+
+NAMED_TARGETS: dict[str, Target] = {
+    "avx512": Target("avx512", "skylake-avx512", "", 512, 32, True, False, 32 * 1024, 1024 * 1024),
+    "avx512bf16": Target("avx512bf16", "cooperlake", "", 512, 32, True, True, 32 * 1024, 1024 * 1024),
+    "avx2": Target("avx2", "haswell", "", 256, 16, True, False, 32 * 1024, 256 * 1024),
+    "sse": Target("sse", "x86-64", "", 128, 16, False, False, 32 * 1024, 256 * 1024),
+}
+
+TARGET_ENV = "XLA_DIALECT_TARGET"
+"""Environment variable naming the default target (else `host`)."""
+
+
+@functools.cache
+def _named(name: str) -> Target:
+    if name == "host":
+        return _host()
+    if name in NAMED_TARGETS:
+        return NAMED_TARGETS[name]
+    raise ValueError(f"unknown target '{name}' (expected one of: host, {', '.join(NAMED_TARGETS)})")
+
+
+def get_target(name: str | None = None) -> Target:
+    """The target called `name`; None or "" means `$XLA_DIALECT_TARGET`, else the host."""
+    return _named(name or os.environ.get(TARGET_ENV) or "host")
+
+
+__all__ = ["NAMED_TARGETS", "TARGET_ENV", "Target", "get_target"]

@@ -1,0 +1,328 @@
+"""`linalg-vectorize-contractions`: cache-blocked loops around a vector micro-kernel.
+
+Takes the contraction on packed operands that `linalg-pack-contractions` emits,
+`C3[b, m, n] += A4[b, m / mr, k, m % mr] * B4[b, n / nr, k, n % nr]` on float
+buffers, and emits, as BLIS/GotoBLAS order their loops:
+
+    for b, for n1c (nc columns: a kc x nc block of B4 in L3),
+      for pc (kc deep), for m1c (mc rows: an mc x kc block of A4 in L2),
+        for n1 in the block (a kc x nr micro-panel of B4 in L1),
+          for m1 in the block: micro-kernel on the tile (m1, n1)
+
+The micro-kernel holds the mr x nr tile of C3 in mr * nr / lanes vector
+registers across its k loop (an `scf.for` carrying them): per k step it loads
+the nr / lanes vectors of B4's row, broadcasts each of A4's mr values and issues
+one `vector.fma` per accumulator; then it stores the tile back. A tile that
+overhangs C3's edge (the last rows or columns when mr or nr does not divide
+them) goes through an mr x nr scratch tile on the stack: its valid part is
+copied in, the same micro-kernel runs, and the valid part is copied back. The
+block sizes and the vector width come from the target (`target.py`).
+
+Summation order: each product is fused with its sum (`fma`: one rounding
+instead of two), and a result element sums its products in increasing k, the
+order of the original loop; kc blocking only stores and reloads the partial
+sum. So results differ from the unfused loop by at most one rounding per term.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func, memref, scf, vector
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float32Type,
+    Float64Type,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    VectorType,
+)
+from xdsl.dialects.linalg.attrs import IteratorType
+from xdsl.dialects.linalg.ops import GenericOp, YieldOp
+from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir.affine import AffineMap
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from lowering.codegen.emitter import Emitter
+from lowering.codegen.pack_contractions import packed_maps, pair_packed_maps
+from lowering.codegen.target import Target, get_target
+from lowering.codegen.x86vector import DotBF16Op
+
+
+@dataclass(frozen=True)
+class PackedContraction:
+    """The operands and extents of a float contraction on packed operands."""
+
+    a4: SSAValue
+    b4: SSAValue
+    c3: SSAValue
+    batch: int
+    m: int
+    n: int
+    k: int
+    mr: int
+    nr: int
+    element: Attribute
+    bf16_pairs: bool = False
+    """A4 and B4 hold bf16 pairs along k (`[.., k / 2, tile, 2]`): the kernel uses
+    `x86vector.avx512.dot`."""
+
+    @property
+    def m1(self) -> int:
+        return -(-self.m // self.mr)
+
+    @property
+    def n1(self) -> int:
+        return -(-self.n // self.nr)
+
+
+def match_packed_contraction(op: GenericOp) -> PackedContraction | None:
+    """The float contraction on packed operands `op` computes, or None: f32/f64
+    panels, or bf16-pair panels (with their unread k-range operand) accumulated in f32."""
+    if len(op.inputs) not in (2, 3) or len(op.outputs) != 1 or op.res:
+        return None
+    pairs = len(op.inputs) == 3
+    types = [v.type for v in (*op.inputs[:2], op.outputs[0])]
+    if not all(isinstance(t, MemRefType) for t in types):
+        return None
+    ta, tb, tc = types
+    assert isinstance(ta, MemRefType) and isinstance(tb, MemRefType) and isinstance(tc, MemRefType)
+    rank = 5 if pairs else 4
+    if ta.get_num_dims() != rank or tb.get_num_dims() != rank or tc.get_num_dims() != 3:
+        return None
+    element = tc.get_element_type()
+    operand = BFloat16Type() if pairs else element
+    if not isinstance(element, Float32Type if pairs else Float32Type | Float64Type):
+        return None
+    if ta.get_element_type() != operand or tb.get_element_type() != operand:
+        return None
+    mr, nr = ta.get_shape()[3], tb.get_shape()[3]
+    if mr <= 0 or nr <= 0:
+        return None
+    maps = tuple(m.data for m in op.indexing_maps.data)
+    if pairs:
+        a_map, b_map, c_map = pair_packed_maps(mr, nr)
+        k_map = AffineMap(4, 0, (AffineMap.identity(4).results[3],))
+        if maps != (a_map, b_map, k_map, c_map) or (pairs and tb.get_shape()[4] != 2):
+            return None
+    elif maps != packed_maps(mr, nr):
+        return None
+    iterators = [it.data for it in op.iterator_types.data]
+    if iterators != [IteratorType.PARALLEL] * 3 + [IteratorType.REDUCTION]:
+        return None
+    block = op.body.block
+    ops = list(block.ops)
+    x, y = block.args[0], block.args[1]
+    acc = block.args[-1]
+    if pairs:
+        if len(ops) != 5 or not all(isinstance(o, arith.ExtFOp) for o in ops[:2]):
+            return None
+        if {ops[0].operands[0], ops[1].operands[0]} != {x, y} or x is y:
+            return None
+        x, y = ops[0].results[0], ops[1].results[0]
+        ops = ops[2:]
+    if len(ops) != 3 or not isinstance(ops[0], arith.MulfOp) or not isinstance(ops[1], arith.AddfOp):
+        return None
+    mul, add, yield_op = ops
+    if x is y or set(mul.operands) != {x, y} or set(add.operands) != {acc, mul.results[0]}:
+        return None
+    if not isinstance(yield_op, YieldOp) or yield_op.operands[0] is not add.results[0]:
+        return None
+    batch, m, n = tc.get_shape()
+    k = op.inputs[2].type.get_shape()[0] if pairs else ta.get_shape()[2]  # pyright: ignore[reportAttributeAccessIssue]
+    if min(batch, m, n, k) <= 0 or ta.get_shape()[1] != -(-m // mr) or tb.get_shape()[1] != -(-n // nr):
+        return None
+    return PackedContraction(op.inputs[0], op.inputs[1], op.outputs[0], batch, m, n, k, mr, nr, element, pairs)
+
+
+TileIndex = Callable[[Emitter, int, int], list[SSAValue]]
+"""The indices of the tile element (row r, column j) in the buffer the kernel updates."""
+
+
+def _micro_kernel(
+    e: Emitter, pc: PackedContraction, lanes: int, b: SSAValue, m1: SSAValue, n1: SSAValue,
+    k_lo: SSAValue | int, k_hi: SSAValue | int, tile: SSAValue, tile_index: TileIndex,
+) -> None:
+    """tile += A4[b, m1, k_lo:k_hi] . B4[b, n1, k_lo:k_hi], accumulating in vector registers."""
+    vt = VectorType(pc.element, [lanes])
+    nv = pc.nr // lanes
+    positions = [(r, v * lanes) for r in range(pc.mr) for v in range(nv)]
+    acc0 = [e.value(vector.LoadOp(tile, tile_index(e, r, j), vt)) for r, j in positions]
+
+    def k_step(body: Emitter, k: SSAValue, acc: Sequence[SSAValue]) -> list[SSAValue]:
+        row = [body.value(vector.LoadOp(pc.b4, [b, n1, k, body.index(v * lanes)], vt)) for v in range(nv)]
+        out = list(acc)
+        for r in range(pc.mr):
+            a = body.value(memref.LoadOp.get(pc.a4, [b, m1, k, body.index(r)]))
+            broadcast = body.value(vector.BroadcastOp(a, vt))
+            for v in range(nv):
+                out[r * nv + v] = body.value(vector.FMAOp(broadcast, row[v], out[r * nv + v]))
+        return out
+
+    def pair_step(body: Emitter, kh: SSAValue, acc: Sequence[SSAValue]) -> list[SSAValue]:
+        """One pair of k: `vdpbf16ps` on B4's 2 x nr row and each row's broadcast pair."""
+        bf16_row = VectorType(BFloat16Type(), [2 * lanes])
+        zero = body.index(0)
+        row = [body.value(vector.LoadOp(pc.b4, [b, n1, kh, body.index(v * lanes), zero], bf16_row)) for v in range(nv)]
+        out = list(acc)
+        for r in range(pc.mr):
+            pair = body.value(vector.LoadOp(pc.a4, [b, m1, kh, body.index(r), zero], VectorType(BFloat16Type(), [2])))
+            word = body.value(vector.BitcastOp(pair, VectorType(IntegerType(32), [1])))
+            words = body.value(vector.BroadcastOp(word, VectorType(IntegerType(32), [lanes])))
+            broadcast = body.value(vector.BitcastOp(words, bf16_row))
+            for v in range(nv):
+                out[r * nv + v] = body.value(DotBF16Op(out[r * nv + v], broadcast, row[v]))
+        return out
+
+    if pc.bf16_pairs:
+        # k_lo is a multiple of the (even) k block; the last pair may hold a padding zero.
+        pair_lo = e.divui(k_lo, 2)
+        pair_hi = e.divui(e.addi(k_hi, 1), 2)
+        results = e.loop(pair_lo, pair_hi, 1, pair_step, acc0)
+    else:
+        results = e.loop(k_lo, k_hi, 1, k_step, acc0)
+    for (r, j), value in zip(positions, results, strict=True):
+        e.add(vector.StoreOp(value, tile, tile_index(e, r, j)))
+
+
+Index = Callable[[Emitter, SSAValue, SSAValue], list[SSAValue]]
+"""The indices of element (row, column) of a tile in some buffer."""
+
+
+def _copy_tile(e: Emitter, rows: SSAValue | int, cols: SSAValue | int, source: SSAValue, source_index: Index,
+               dest: SSAValue, dest_index: Index) -> None:
+    """dest[tile element] = source[tile element] for the first `rows` x `cols` elements."""
+    def over_rows(er: Emitter, r: SSAValue, _: Sequence[SSAValue]) -> list[SSAValue]:
+        def over_cols(ej: Emitter, j: SSAValue, _: Sequence[SSAValue]) -> list[SSAValue]:
+            value = ej.value(memref.LoadOp.get(source, source_index(ej, r, j)))
+            ej.add(memref.StoreOp.get(value, dest, dest_index(ej, r, j)))
+            return []
+
+        er.loop(0, cols, 1, over_cols)
+        return []
+
+    e.loop(0, rows, 1, over_rows)
+
+
+def _tile(e: Emitter, pc: PackedContraction, lanes: int, scratch: SSAValue, b: SSAValue, m1: SSAValue,
+          n1: SSAValue, k_lo: SSAValue | int, k_hi: SSAValue | int) -> None:
+    """The micro-kernel on C3's tile (m1, n1): in place when whole, through `scratch` at an edge."""
+    row0 = e.muli(m1, pc.mr)
+    col0 = e.muli(n1, pc.nr)
+
+    def in_c3(em: Emitter, r: int, j: int) -> list[SSAValue]:
+        return [b, em.materialize(em.addi(row0, r)), em.materialize(em.addi(col0, j))]
+
+    def in_scratch(em: Emitter, r: int, j: int) -> list[SSAValue]:
+        return [em.index(r), em.index(j)]
+
+    whole_rows, whole_cols = pc.m // pc.mr, pc.n // pc.nr
+    if whole_rows == pc.m1 and whole_cols == pc.n1:
+        _micro_kernel(e, pc, lanes, b, m1, n1, k_lo, k_hi, pc.c3, in_c3)
+        return
+    then_block, else_block = Block(), Block()
+    then_e, else_e = Emitter(block=then_block), Emitter(block=else_block)
+    if whole_rows and whole_cols:
+        _micro_kernel(then_e, pc, lanes, b, m1, n1, k_lo, k_hi, pc.c3, in_c3)
+    else:
+        else_e = e  # every tile overhangs an edge
+    rows = else_e.minui(pc.mr, else_e.value(arith.SubiOp(else_e.index(pc.m), else_e.materialize(row0))))
+    cols = else_e.minui(pc.nr, else_e.value(arith.SubiOp(else_e.index(pc.n), else_e.materialize(col0))))
+
+    def c3_at(em: Emitter, r: SSAValue, j: SSAValue) -> list[SSAValue]:
+        return [b, em.materialize(em.addi(row0, r)), em.materialize(em.addi(col0, j))]
+
+    def scratch_at(em: Emitter, r: SSAValue, j: SSAValue) -> list[SSAValue]:
+        return [r, j]
+
+    _copy_tile(else_e, rows, cols, pc.c3, c3_at, scratch, scratch_at)
+    _micro_kernel(else_e, pc, lanes, b, m1, n1, k_lo, k_hi, scratch, in_scratch)
+    _copy_tile(else_e, rows, cols, scratch, scratch_at, pc.c3, c3_at)
+    if else_e is e:
+        return
+    then_block.add_op(scf.YieldOp())
+    else_block.add_op(scf.YieldOp())
+    whole = e.value(arith.AndIOp(e.ult(m1, whole_rows), e.ult(n1, whole_cols)))
+    e.add(scf.IfOp(whole, [], Region(then_block), Region(else_block)))
+
+
+def emit_blocked_loops(e: Emitter, pc: PackedContraction, target: Target, scratch: SSAValue) -> None:
+    """The cache-blocked loop nest around the micro-kernel (see the module docstring)."""
+    bits = pc.element.bitwidth  # pyright: ignore[reportAttributeAccessIssue]
+    lanes = target.lanes(bits)
+    kc, mc, nc = target.cache_blocks(bits)
+    mb = max(1, mc // pc.mr)
+    nb = max(1, nc // pc.nr)
+    kc = min(kc, pc.k)
+
+    def upper(body: Emitter, start: SSAValue, block: int, total: int) -> SSAValue | int:
+        return total if block >= total else body.minui(body.addi(start, block), total)
+
+    def over_b(eb: Emitter, b: SSAValue, _: Sequence[SSAValue]) -> list[SSAValue]:
+        def over_n1c(en: Emitter, n1c: SSAValue, _: Sequence[SSAValue]) -> list[SSAValue]:
+            def over_pc(ep: Emitter, k0: SSAValue, _: Sequence[SSAValue]) -> list[SSAValue]:
+                k_hi = upper(ep, k0, kc, pc.k)
+
+                def over_m1c(em: Emitter, m1c: SSAValue, _: Sequence[SSAValue]) -> list[SSAValue]:
+                    def over_n1(ej: Emitter, n1: SSAValue, _: Sequence[SSAValue]) -> list[SSAValue]:
+                        def over_m1(ei: Emitter, m1: SSAValue, _: Sequence[SSAValue]) -> list[SSAValue]:
+                            _tile(ei, pc, lanes, scratch, b, m1, n1, k0, k_hi)
+                            return []
+
+                        ej.loop(m1c, upper(ej, m1c, mb, pc.m1), 1, over_m1)
+                        return []
+
+                    em.loop(n1c, upper(em, n1c, nb, pc.n1), 1, over_n1)
+                    return []
+
+                ep.loop(0, pc.m1, mb, over_m1c)
+                return []
+
+            en.loop(0, pc.k, kc, over_pc)
+            return []
+
+        eb.loop(0, pc.n1, nb, over_n1c)
+        return []
+
+    e.loop(0, pc.batch, 1, over_b)
+
+
+def _function_entry(op: GenericOp) -> Block | None:
+    parent = op.parent_op()
+    while parent is not None and not isinstance(parent, func.FuncOp):
+        parent = parent.parent_op()
+    return parent.body.block if parent is not None else None
+
+
+@dataclass(frozen=True)
+class LinalgVectorizeContractionsPass(ModulePass):
+    """Contractions on packed operands → cache-blocked loops around a vector micro-kernel."""
+
+    name = "linalg-vectorize-contractions"
+
+    target: str = ""
+    """The CPU (`host`, `avx512`, `avx2`, `sse`; empty: `$XLA_DIALECT_TARGET`, else the host) whose vector width and caches set the blocking."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        target = get_target(self.target)
+        for generic in [o for o in op.walk() if isinstance(o, GenericOp)]:
+            pc = match_packed_contraction(generic)
+            entry = _function_entry(generic)
+            if pc is None or entry is None:
+                continue
+            lanes = target.lanes(pc.element.bitwidth)  # pyright: ignore[reportAttributeAccessIssue]
+            if pc.nr % lanes:
+                continue
+            scratch = memref.AllocaOp.get(pc.element, 64, [pc.mr, pc.nr])
+            Rewriter.insert_op(scratch, InsertPoint.at_start(entry))
+            e = Emitter()
+            emit_blocked_loops(e, pc, target, scratch.memref)
+            Rewriter.insert_op(e.ops, InsertPoint.before(generic))
+            Rewriter.erase_op(generic)
+
+
+__all__ = ["LinalgVectorizeContractionsPass", "PackedContraction", "emit_blocked_loops", "match_packed_contraction"]

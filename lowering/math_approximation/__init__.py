@@ -1,0 +1,132 @@
+"""`math-polynomial-approximation`: f32 elementary functions as branch-free arith code.
+
+`math.exp` and friends otherwise become libm calls (`convert-math-to-llvm`),
+which are scalar and stop LLVM's loop vectorizer. This pass rewrites each
+`math` op below on `f32`, `vector<...xf32>`, and on `f16`/`bf16` (computed in
+f32 and rounded once at the end) into `arith` plus the `math` ops that are
+LLVM intrinsics and vectorize (`fma`, `absf`, `copysign`, `floor`, `roundeven`,
+`sqrt`), with exact special values (signed zeros, infinities, NaN, overflow
+and underflow, subnormal arguments and results). One module per family holds
+the algorithms and says how they work:
+
+* `exp_log`: exp, exp2, expm1, log, log2, log10, log1p;
+* `tanh_logistic`: tanh (and the logistic expansion);
+* `trig`: sin, cos, tan (in f64: Cody–Waite reduction, exact Payne–Hanek for
+  large arguments), atan, atan2;
+* `erf`: erf (and erfc, which the math dialect lacks: `chlo_erf` lowers
+  `chlo.erf`/`chlo.erfc` to both in `convert-xla-to-linalg`);
+* `pow_cbrt`: powf (in f64: log2, product and exp2, so the result rounds
+  correctly almost always, with C99's special cases), cbrt; rsqrt is `1 / sqrt`.
+
+The measured accuracy is in `docs/math_accuracy.md` (`python -m
+xla_tools.math_accuracy` measures it). **f64 is left alone** on purpose: its ops stay LLVM intrinsics and
+libm calls (correctly rounded or nearly, scalar); f64 element-wise code is
+rare in the programs this project compiles and half as wide to vectorize.
+
+Option `functions`: the op names to expand (e.g. `functions=exp,log`); empty
+(the default) means all of them.
+
+Run it after `arith-emulate-unsupported-floats` (bf16 ops are then f32 ops with
+conversions around them) and before `convert-math-to-llvm`.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, math
+from xdsl.dialects.builtin import (
+    BFloat16Type,
+    Float16Type,
+    Float32Type,
+    ModuleOp,
+    VectorType,
+    f32,
+)
+from xdsl.ir import Operation, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+from lowering.math_approximation import erf, exp_log, pow_cbrt, tanh_logistic, trig
+from lowering.math_approximation.builder import Emitter, element_of, shaped_like
+
+Expansion = Callable[..., SSAValue]
+
+EXPANSIONS: dict[type[Operation], Expansion] = {
+    math.ExpOp: exp_log.exp,
+    math.Exp2Op: exp_log.exp2,
+    math.ExpM1Op: exp_log.expm1,
+    math.LogOp: exp_log.log,
+    math.Log2Op: exp_log.log2,
+    math.Log10Op: exp_log.log10,
+    math.Log1pOp: exp_log.log1p,
+    math.TanhOp: tanh_logistic.tanh,
+    math.SinOp: trig.sin,
+    math.CosOp: trig.cos,
+    math.TanOp: trig.tan,
+    math.AtanOp: trig.atan,
+    math.Atan2Op: trig.atan2,
+    math.ErfOp: erf.erf,
+    math.PowFOp: pow_cbrt.powf,
+    math.CbrtOp: pow_cbrt.cbrt,
+    math.RsqrtOp: pow_cbrt.rsqrt,
+}
+"""Op class → its expansion `fn(emitter, *operands)` on f32."""
+
+
+def _short_name(cls: type[Operation]) -> str:
+    return cls.name.removeprefix("math.")  # pyright: ignore[reportAttributeAccessIssue]
+
+
+def expand(op: Operation) -> bool:
+    """Replace `op` by its f32 expansion; False if its type is not one this pass expands."""
+    fn = EXPANSIONS.get(type(op))
+    if fn is None or len(op.results) != 1:
+        return False
+    t = op.results[0].type
+    element = element_of(t)
+    if isinstance(t, VectorType) and t.get_num_scalable_dims():
+        return False
+    if not isinstance(element, Float32Type | Float16Type | BFloat16Type):
+        return False
+    ops: list[Operation] = []
+    wide = shaped_like(t, f32)
+    e = Emitter(ops, wide)
+    args: list[SSAValue] = []
+    for operand in op.operands:
+        if element != f32:
+            ext = arith.ExtFOp(operand, wide)
+            ops.append(ext)
+            operand = ext.result
+        args.append(operand)
+    result = fn(e, *args)
+    if element != f32:
+        trunc = arith.TruncFOp(result, t)
+        ops.append(trunc)
+        result = trunc.result
+    rewriter = Rewriter()
+    rewriter.insert_op(ops, InsertPoint.before(op))
+    op.results[0].replace_all_uses_with(result)
+    rewriter.erase_op(op)
+    return True
+
+
+@dataclass(frozen=True)
+class MathPolynomialApproximationPass(ModulePass):
+    """Expand f32 (and f16/bf16) math ops into vectorizable polynomial approximations."""
+
+    name = "math-polynomial-approximation"
+
+    functions: tuple[str, ...] = ()
+    """The ops to expand, by name without `math.` (all when empty)."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        wanted = set(self.functions)
+        for inner in list(op.walk()):
+            if type(inner) in EXPANSIONS and (not wanted or _short_name(type(inner)) in wanted):
+                expand(inner)
+
+
+__all__ = ["EXPANSIONS", "MathPolynomialApproximationPass", "expand"]

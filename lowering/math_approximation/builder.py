@@ -1,0 +1,267 @@
+"""`Emitter`: builds element-wise `arith`/`math` code on one float type, scalar or vector.
+
+The expansions of `math-polynomial-approximation` are written once against
+this class, so the same code serves `f32` and `vector<Nxf32>` (and the `f64`
+intermediates of powf and cbrt): constants become splats of the operand's
+shape, comparisons give `i1` of that shape, and the integer views used for
+bit manipulation (`bits`, `from_bits`) have the same shape and width.
+Polynomials are evaluated by Horner's rule with `math.fma`, which is an
+LLVM intrinsic that vectorizes (a single instruction on any x86-64 with FMA).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass
+
+from xdsl.dialects import arith, math
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseIntOrFPElementsAttr,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    VectorType,
+    i1,
+)
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.irdl import OperandDef, ResultDef
+from xdsl.irdl.constraints import EqAttrConstraint, VerificationContext
+
+
+def element_of(t: Attribute) -> Attribute:
+    return t.element_type if isinstance(t, VectorType) else t
+
+
+def shaped_like(t: Attribute, element: Attribute) -> Attribute:
+    """`element`, or a vector of it with the shape of `t`."""
+    if isinstance(t, VectorType):
+        return VectorType(element, t.get_shape(), t.scalable_dims)
+    return element
+
+
+class Emitter:
+    """Appends ops to `ops`, computing on values of the float type `ftype`."""
+
+    def __init__(self, ops: list[Operation], ftype: Attribute):
+        element = element_of(ftype)
+        assert isinstance(element, Float32Type | Float64Type)
+        self.ops = ops
+        self.ftype = ftype
+        self.element: AnyFloat = element
+        self.width = 32 if isinstance(element, Float32Type) else 64
+        self.itype = shaped_like(ftype, IntegerType(self.width))
+        self.btype = shaped_like(ftype, i1)
+        self._consts: dict[tuple[str, float | int], SSAValue] = {}
+
+    def like(self, element: AnyFloat) -> Emitter:
+        """An emitter on `element` with this one's shape, sharing the op list."""
+        return Emitter(self.ops, shaped_like(self.ftype, element))
+
+    def op(self, op: Operation) -> SSAValue:
+        self.ops.append(op)
+        return op.results[0]
+
+    # -- constants -----------------------------------------------------------
+
+    def _splat(self, attr: FloatAttr | IntegerAttr, t: Attribute) -> SSAValue:
+        if isinstance(t, VectorType):
+            dense = DenseIntOrFPElementsAttr.from_list(t, [attr.value.data])  # pyright: ignore
+            return self.op(arith.ConstantOp(dense, t))
+        return self.op(arith.ConstantOp(attr))
+
+    def c(self, value: float) -> SSAValue:
+        """A float constant (rounded to the element type)."""
+        key = ("f", float(value))
+        if key not in self._consts:
+            self._consts[key] = self._splat(FloatAttr(float(value), self.element), self.ftype)
+        return self._consts[key]
+
+    def ci(self, value: int) -> SSAValue:
+        """An integer constant of the element width (two's complement)."""
+        value &= (1 << self.width) - 1
+        if value >= 1 << (self.width - 1):
+            value -= 1 << self.width
+        key = ("i", value)
+        if key not in self._consts:
+            self._consts[key] = self._splat(IntegerAttr(value, IntegerType(self.width)), self.itype)
+        return self._consts[key]
+
+    # -- float arithmetic ----------------------------------------------------
+
+    def add(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.op(arith.AddfOp(a, b))
+
+    def sub(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.op(arith.SubfOp(a, b))
+
+    def mul(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.op(arith.MulfOp(a, b))
+
+    def div(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.op(arith.DivfOp(a, b))
+
+    def neg(self, a: SSAValue) -> SSAValue:
+        return self.op(arith.NegfOp(a))
+
+    def fma(self, a: SSAValue, b: SSAValue, c: SSAValue) -> SSAValue:
+        """a * b + c, rounded once."""
+        return self.op(math.FmaOp(a, b, c))
+
+    def abs(self, a: SSAValue) -> SSAValue:
+        return self.op(math.AbsFOp(a))
+
+    def copysign(self, magnitude: SSAValue, sign: SSAValue) -> SSAValue:
+        return self.op(math.CopySignOp(magnitude, sign))
+
+    def floor(self, a: SSAValue) -> SSAValue:
+        return self.op(math.FloorOp(a))
+
+    def roundeven(self, a: SSAValue) -> SSAValue:
+        return self.op(math.RoundEvenOp(a))
+
+    def sqrt(self, a: SSAValue) -> SSAValue:
+        return self.op(math.SqrtOp(a))
+
+    def min(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        """a < b ? a : b (b when either is NaN)."""
+        return self.select(self.cmp("olt", a, b), a, b)
+
+    def max(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        """a > b ? a : b (b when either is NaN)."""
+        return self.select(self.cmp("ogt", a, b), a, b)
+
+    def poly(self, x: SSAValue, coefficients: Sequence[float]) -> SSAValue:
+        """sum c_i x^i (lowest degree first), Horner with fma."""
+        acc = self.c(coefficients[-1])
+        for coefficient in reversed(coefficients[:-1]):
+            acc = self.fma(acc, x, self.c(coefficient))
+        return acc
+
+    # -- comparisons and selection ---------------------------------------------
+
+    def cmp(self, predicate: str, a: SSAValue, b: SSAValue) -> SSAValue:
+        op = arith.CmpfOp(a, b, predicate)
+        if self.btype != i1:
+            op = arith.CmpfOp.create(operands=[a, b], result_types=[self.btype], properties=dict(op.properties))
+        return self.op(op)
+
+    def cmpi(self, predicate: str, a: SSAValue, b: SSAValue) -> SSAValue:
+        op = arith.CmpiOp(a, b, predicate)
+        if self.btype != i1:
+            op = arith.CmpiOp.create(operands=[a, b], result_types=[self.btype], properties=dict(op.properties))
+        return self.op(op)
+
+    def is_nan(self, a: SSAValue) -> SSAValue:
+        return self.cmp("uno", a, a)
+
+    def select(self, condition: SSAValue, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.op(arith.SelectOp(condition, a, b))
+
+    def either(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.op(arith.OrIOp(a, b))
+
+    def both(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.op(arith.AndIOp(a, b))
+
+    # -- integers and bits -----------------------------------------------------
+
+    def bits(self, a: SSAValue) -> SSAValue:
+        """The bit pattern of a float as a signless integer."""
+        return self.op(arith.BitcastOp(a, self.itype))
+
+    def from_bits(self, a: SSAValue) -> SSAValue:
+        return self.op(arith.BitcastOp(a, self.ftype))
+
+    def to_int(self, a: SSAValue) -> SSAValue:
+        """Float → signed integer (the value must be in range: callers clamp)."""
+        return self.op(arith.FPToSIOp.create(operands=[a], result_types=[self.itype]))
+
+    def to_float(self, a: SSAValue) -> SSAValue:
+        return self.op(arith.SIToFPOp.create(operands=[a], result_types=[self.ftype]))
+
+    def addi(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.op(arith.AddiOp(a, b))
+
+    def subi(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.op(arith.SubiOp(a, b))
+
+    def muli(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.op(arith.MuliOp(a, b))
+
+    def andi(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.op(arith.AndIOp(a, b))
+
+    def ori(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.op(arith.OrIOp(a, b))
+
+    def xori(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.op(arith.XOrIOp(a, b))
+
+    def shl(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.op(arith.ShLIOp(a, b))
+
+    def shr(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        """Arithmetic (sign-filling) right shift."""
+        return self.op(arith.ShRSIOp(a, b))
+
+    def shru(self, a: SSAValue, b: SSAValue) -> SSAValue:
+        return self.op(arith.ShRUIOp(a, b))
+
+    def convert(self, a: SSAValue, to: Emitter) -> SSAValue:
+        """A float of this emitter's type to `to`'s (exact widening or one rounding)."""
+        cls = arith.ExtFOp if to.width > self.width else arith.TruncFOp
+        return self.op(cls(a, to.ftype))
+
+    # -- helpers shared by the families -----------------------------------------
+
+    def ldexp_exact(self, x: SSAValue, k: SSAValue) -> SSAValue:
+        """x * 2^k for integer k in [-2 emin, 2 emax], rounded once: two factors 2^(k/2)
+        that are normal numbers, so the result is subnormal, normal or inf as it should be."""
+        bias, mantissa = (127, 23) if self.width == 32 else (1023, 52)
+        half = self.shr(k, self.ci(1))
+        rest = self.subi(k, half)
+        first = self.from_bits(self.shl(self.addi(half, self.ci(bias)), self.ci(mantissa)))
+        second = self.from_bits(self.shl(self.addi(rest, self.ci(bias)), self.ci(mantissa)))
+        return self.mul(self.mul(x, first), second)
+
+    def pow2i(self, k: SSAValue) -> SSAValue:
+        """2^k for integer k of the normal exponent range."""
+        bias, mantissa = (127, 23) if self.width == 32 else (1023, 52)
+        return self.from_bits(self.shl(self.addi(k, self.ci(bias)), self.ci(mantissa)))
+
+
+@dataclass(frozen=True)
+class _BoolLike(EqAttrConstraint[Attribute]):
+    """`i1`, or a vector of `i1`: infers `i1` (so the ops' textual forms still
+    parse as before) but also accepts the vector form."""
+
+    def verify(self, attr: Attribute, constraint_context: VerificationContext) -> None:
+        if isinstance(attr, VectorType) and attr.element_type == i1:
+            return
+        super().verify(attr, constraint_context)
+
+
+def _allow_vector_operands() -> None:
+    """Let `arith.cmpf/cmpi` give, and `arith.select` take, `vector<...xi1>`, and
+    `arith.fptosi/sitofp` convert vectors, as in MLIR (xDSL 0.74 declares these for
+    scalars only, so a vector expansion would not verify). Scalar IR is
+    unaffected: the i1 constraints still infer i1 for the assembly formats."""
+
+    def widen(defs: list[tuple[str, OperandDef]] | list[tuple[str, ResultDef]], name: str, constraint: object) -> None:
+        for i, (n, d) in enumerate(defs):
+            if n == name:
+                defs[i] = (n, type(d)(constraint))  # pyright: ignore
+
+    widen(arith.CmpfOp.get_irdl_definition().results, "result", _BoolLike(i1))
+    widen(arith.CmpiOp.get_irdl_definition().results, "result", _BoolLike(i1))
+    widen(arith.SelectOp.get_irdl_definition().operands, "cond", _BoolLike(i1))
+    widen(arith.FPToSIOp.get_irdl_definition().operands, "input", arith.floatingPointLike)
+    widen(arith.FPToSIOp.get_irdl_definition().results, "result", arith.signlessIntegerLike)
+    widen(arith.SIToFPOp.get_irdl_definition().operands, "input", arith.signlessIntegerLike)
+    widen(arith.SIToFPOp.get_irdl_definition().results, "result", arith.floatingPointLike)
+
+
+_allow_vector_operands()

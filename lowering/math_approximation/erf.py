@@ -1,0 +1,76 @@
+"""erf and erfc on f32, branch-free.
+
+* `|x| < 1`: `erf(x) = x (2/sqrt(pi) + x^2 P(x^2))`, P of degree 6 (a minimax
+  fit relative to erf, 0.13 ulp), with 2/sqrt(pi) in two parts (its f32
+  rounding alone would cost 0.9 ulp).
+* `|x| >= 1/2`: `erfc(|x|) = exp(-x^2) R(|x|)` with `R = N(x - 5/4)` on [1/2, 2]
+  (degree 10, 0.26 ulp) and `R = F(1/x^2) / x` on [2, 10.06] (degree 7, 0.54
+  ulp), both fitted relative, in variables where Horner's terms do not cancel; `x^2` is kept as an
+  exact sum `h + l` (`l = fma(x, x, -h)`) and `exp(-x^2) = exp(-h) (1 - l)`, as
+  the rounding of x^2 would otherwise be amplified by up to 2 x^2 (200 ulp at
+  x = 10). |x| is clamped at 10.1, where erfc has underflowed to 0.
+* erf is `1 - erfc(|x|)` from 1 up (saturating to 1 from 3.92), with x's sign;
+  erfc is `1 - erf(x)` for `|x| < 1/2`, `erfc(x)` above and `2 - erfc(-x)`
+  below. `erf(+-0) = +-0`, `erf(+-inf) = +-1`, `erfc(-inf) = 2`,
+  `erfc(inf) = 0`, NaN stays NaN.
+"""
+
+from __future__ import annotations
+
+from xdsl.ir import SSAValue
+
+from lowering.math_approximation.builder import Emitter
+from lowering.math_approximation.exp_log import exp
+
+ERF_P = (
+    -0.37612637877464294, 0.11283783614635468, -0.026865476742386818, 0.005221130792051554,
+    -0.0008485249127261341, 0.00011273018026258796, -9.684205906523857e-06,
+)
+"""erf(x) = x (2/sqrt(pi) + z P(z)), z = x^2 <= 1 (fit.py `erf`)."""
+ERFC_NEAR = (
+    0.36782291531562805, -0.20882189273834229, 0.10679556429386139, -0.05021785944700241, 0.022011438384652138,
+    -0.00908578559756279, 0.0035533756017684937, -0.0013089455896988511, 0.00047084837569855154,
+    -0.00019225312280468643, 6.163353828014806e-05,
+)
+"""erfc(x) = exp(-x^2) N(x - 5/4), x in [1/2, 2] (fit.py `erfc_near`)."""
+ERFC_FAR = (
+    0.5641894340515137, -0.28206780552864075, 0.42150959372520447, -1.0093224048614502, 2.8655829429626465,
+    -7.214163780212402, 12.243154525756836, -9.70708179473877,
+)
+"""erfc(x) = exp(-x^2) F(1/x^2) / x, x in [2, 10.06] (fit.py `erfc_far`)."""
+TWO_OVER_SQRT_PI_HI = 1.128379225730896
+TWO_OVER_SQRT_PI_LO = -5.863538343753305e-08
+
+
+def _erf_small(e: Emitter, x: SSAValue) -> SSAValue:
+    """erf(x) for |x| <= 1."""
+    z = e.mul(x, x)
+    return e.fma(x, e.c(TWO_OVER_SQRT_PI_HI), e.mul(x, e.fma(z, e.poly(z, ERF_P), e.c(TWO_OVER_SQRT_PI_LO))))
+
+
+def _erfc_large(e: Emitter, ax: SSAValue) -> SSAValue:
+    """erfc(ax) for ax >= 1/2 (any larger value, inf and NaN clamp to 10.1)."""
+    a = e.min(ax, e.c(10.1))
+    u = e.div(e.c(1.0), a)
+    far = e.mul(u, e.poly(e.mul(u, u), ERFC_FAR))
+    near = e.poly(e.sub(a, e.c(1.25)), ERFC_NEAR)
+    h = e.mul(a, a)
+    lo = e.fma(a, a, e.neg(h))
+    g = exp(e, e.neg(h))
+    return e.mul(e.fma(e.neg(lo), g, g), e.select(e.cmp("olt", a, e.c(2.0)), near, far))
+
+
+def erf(e: Emitter, x: SSAValue) -> SSAValue:
+    ax = e.abs(x)
+    large = e.sub(e.c(1.0), _erfc_large(e, e.max(ax, e.c(0.5))))
+    y = e.select(e.cmp("olt", ax, e.c(1.0)), _erf_small(e, ax), large)
+    return e.select(e.is_nan(x), x, e.copysign(y, x))
+
+
+def erfc(e: Emitter, x: SSAValue) -> SSAValue:
+    ax = e.abs(x)
+    tail = _erfc_large(e, e.max(ax, e.c(0.5)))
+    one = e.c(1.0)
+    y = e.select(e.cmp("olt", x, e.c(0.0)), e.sub(e.c(2.0), tail), tail)
+    y = e.select(e.cmp("olt", ax, e.c(0.5)), e.sub(one, _erf_small(e, x)), y)
+    return e.select(e.is_nan(x), x, y)

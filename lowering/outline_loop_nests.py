@@ -1,0 +1,235 @@
+"""`outline-loop-nests`: each outermost loop nest of a function becomes a function of its own.
+
+XLA's CPU backend emits one LLVM function per fusion; LLVM's loop passes
+(IndVarSimplify, LoopRotate, LICM, the vectorizer) cost more than linear time in
+the size of the function they work on, so one function holding every loop of a
+large program made its optimization quadratic. After this pass each kernel is a
+function and the function that held it calls it:
+
+    scf.for %i = %c0 to %c8 step %c1 {          func.call @f__kernel0(%a, %b) : (memref<8xf32>, memref<8xf32>) -> ()
+      %x = memref.load %a[%i] : memref<8xf32>   ...
+      memref.store %x, %b[%i] : memref<8xf32>   func.func private @f__kernel0(%a: memref<8xf32> {llvm.noalias},
+    }                                                                         %b: memref<8xf32> {llvm.noalias}) {
+                                                  %c0 = arith.constant 0 : index   // constants are re-created
+                                                  scf.for %i = %c0 to %c8 step %c1 { ... }
+                                                  func.return
+                                                }
+
+An outermost nest is an `scf.for` or `scf.parallel` with no result and no loop
+around it in its function (it may sit in an `scf.while`/`scf.if` body). The new
+function (private, internal linkage, `noinline` so that LLVM optimizes it on its
+own, named `<function>__kernel<N>`) takes the
+buffers and scalars the nest uses from outside; constants (`arith.constant`,
+`memref.get_global`, ...) and views of buffers (`memref.subview`, `cast`,
+`reinterpret_cast`, `collapse_shape`, `expand_shape`) are re-created inside it, so
+its buffer parameters are whole buffers. They get `llvm.noalias` when each of them
+is a distinct object: an allocation, or a `noalias` parameter of the enclosing
+function; if any buffer parameter has another origin (e.g. a buffer a `while` loop
+carries), which might be one of the others, none is marked.
+
+A nest is left in place when it uses a value that cannot be passed (a buffer of
+dynamic shape or non-identity layout, a value of another type).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, func, llvm, memref, scf
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    ArrayAttr,
+    DictionaryAttr,
+    FunctionType,
+    IndexType,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    NoneAttr,
+    StringAttr,
+    UnitAttr,
+)
+from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+from xdsl.rewriter import InsertPoint, Rewriter
+
+_LOOPS = (scf.ForOp, scf.ParallelOp)
+_CONSTANTS = (arith.ConstantOp, llvm.ConstantOp, llvm.AddressOfOp, llvm.ZeroOp, llvm.UndefOp, memref.GetGlobalOp)
+_VIEWS = (memref.SubviewOp, memref.ReinterpretCastOp, memref.CollapseShapeOp, memref.ExpandShapeOp, memref.CastOp)
+
+
+def outermost_loop_nests(fn: func.FuncOp) -> list[Operation]:
+    """The `scf.for`/`scf.parallel` ops of `fn` with no loop around them, in order."""
+    found: list[Operation] = []
+    stack: list[Operation] = [fn]
+    while stack:
+        op = stack.pop()
+        for region in reversed(op.regions):
+            for block in reversed(list(region.blocks)):
+                for inner in reversed(list(block.ops)):
+                    if isinstance(inner, _LOOPS):
+                        found.append(inner)
+                    else:
+                        stack.append(inner)
+    found.reverse()
+    return found
+
+
+def _defined_inside(value: SSAValue, nest: Operation) -> bool:
+    owner = value.owner
+    op = owner.parent_op() if isinstance(owner, Block) else owner
+    while op is not None:
+        if op is nest:
+            return True
+        op = op.parent_op()
+    return False
+
+
+def _passable(t: Attribute) -> bool:
+    if isinstance(t, MemRefType):
+        return all(d >= 0 for d in t.get_shape()) and isinstance(t.layout, NoneAttr)
+    return isinstance(t, (IndexType, IntegerType, AnyFloat))
+
+
+def _distinct_object(value: SSAValue, fn: func.FuncOp) -> bool:
+    """Whether `value` is a buffer no other buffer of `fn` may overlap."""
+    owner = value.owner
+    if isinstance(owner, (memref.AllocOp, memref.AllocaOp)):
+        return True
+    if isinstance(value, BlockArgument) and owner is fn.body.blocks.first and fn.arg_attrs is not None:
+        return "llvm.noalias" in fn.arg_attrs.data[value.index].data
+    return False
+
+
+@dataclass
+class _Captures:
+    arguments: list[SSAValue]
+    """Values passed to the new function, in the order of its parameters."""
+    recreated: list[Operation]
+    """Constants and views re-created at the start of the new function, operands first."""
+
+
+def _captures(nest: Operation) -> _Captures | None:
+    """What the nest uses from outside, or None if something cannot be passed."""
+    arguments: list[SSAValue] = []
+    recreated: list[Operation] = []
+    seen: set[SSAValue] = set()
+    cloned: set[Operation] = set()
+
+    def capture(value: SSAValue) -> bool:
+        if value in seen:
+            return True
+        seen.add(value)
+        owner = value.owner
+        if isinstance(owner, _CONSTANTS) and not owner.operands:
+            if owner not in cloned:
+                cloned.add(owner)
+                recreated.append(owner)
+            return True
+        if isinstance(owner, _VIEWS):
+            if not all(capture(v) for v in owner.operands):
+                return False
+            if owner not in cloned:
+                cloned.add(owner)
+                recreated.append(owner)
+            return True
+        if not _passable(value.type):
+            return False
+        arguments.append(value)
+        return True
+
+    for op in nest.walk():
+        for value in op.operands:
+            if not _defined_inside(value, nest) and not capture(value):
+                return None
+    return _Captures(arguments, recreated)
+
+
+@dataclass
+class _Outliner:
+    module: ModuleOp
+    names: set[str]
+
+    def fresh_name(self, base: str) -> str:
+        k = 0
+        while f"{base}{k}" in self.names:
+            k += 1
+        name = f"{base}{k}"
+        self.names.add(name)
+        return name
+
+    def outline(self, fn: func.FuncOp, nest: Operation, captures: _Captures, anchor: Operation) -> func.FuncOp:
+        """Move `nest` into a new function placed after `anchor`; a call replaces it."""
+        arguments = captures.arguments
+        block = Block(arg_types=[v.type for v in arguments])
+        mapping: dict[SSAValue, SSAValue] = {}
+        for value, arg in zip(arguments, block.args):
+            arg.name_hint = value.name_hint
+            mapping[value] = arg
+        for op in captures.recreated:
+            clone = op.clone(value_mapper=dict(mapping))
+            block.add_op(clone)
+            for old, new in zip(op.results, clone.results):
+                new.name_hint = old.name_hint
+                mapping[old] = new
+
+        call = func.CallOp(self.fresh_name(f"{fn.sym_name.data}__kernel"), list(arguments), [])
+        Rewriter.insert_op(call, InsertPoint.before(nest))
+        nest.detach()
+        block.add_op(nest)
+        block.add_op(func.ReturnOp())
+        for op in nest.walk():
+            if any(v in mapping for v in op.operands):
+                op.operands = [mapping.get(v, v) for v in op.operands]
+
+        buffers = [v for v in arguments if isinstance(v.type, MemRefType)]
+        noalias = all(_distinct_object(v, fn) for v in buffers)
+        arg_attrs = ArrayAttr(
+            [
+                DictionaryAttr({"llvm.noalias": UnitAttr()} if noalias and isinstance(v.type, MemRefType) else {})
+                for v in arguments
+            ]
+        )
+        kernel = func.FuncOp(
+            call.callee.root_reference.data,
+            FunctionType.from_lists([v.type for v in arguments], []),
+            Region(block),
+            visibility="private",
+            arg_attrs=arg_attrs,
+        )
+        kernel.attributes["llvm.linkage"] = StringAttr("internal")
+        kernel.attributes["llvm.no_inline"] = UnitAttr()
+        self.module.body.block.insert_op_after(kernel, anchor)
+        for op in reversed(captures.recreated):  # the originals the nest alone used
+            if all(not r.uses for r in op.results):
+                Rewriter.erase_op(op)
+        return kernel
+
+
+def outline_loop_nests(module: ModuleOp) -> None:
+    """Outline every outermost loop nest of every function of `module`."""
+    functions = [op for op in module.ops if isinstance(op, func.FuncOp) and op.body.blocks]
+    outliner = _Outliner(module, {op.sym_name.data for op in module.ops if isinstance(op, func.FuncOp)})
+    for fn in functions:
+        anchor: Operation = fn
+        for nest in outermost_loop_nests(fn):
+            if nest.results:
+                continue
+            captures = _captures(nest)
+            if captures is None:
+                continue
+            anchor = outliner.outline(fn, nest, captures, anchor)
+
+
+@dataclass(frozen=True)
+class OutlineLoopNestsPass(ModulePass):
+    """Each outermost `scf.for`/`scf.parallel` nest → a private function and a call."""
+
+    name = "outline-loop-nests"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        outline_loop_nests(op)
+
+
+__all__ = ["OutlineLoopNestsPass", "outermost_loop_nests", "outline_loop_nests"]

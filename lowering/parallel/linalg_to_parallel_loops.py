@@ -1,0 +1,136 @@
+"""`convert-linalg-to-parallel-loops`: generics whose outer loop is parallel → a loop
+nest with an `scf.parallel` outside.
+
+Runs just before xDSL's `convert-linalg-to-loops` and lowers the `linalg.generic`s
+(on buffers) it can prove parallel the same way (xDSL's pattern builds the nest:
+one `scf.for` per dimension, in the order of the dimensions), then turns the loop
+of the outermost dimension that has more than one iteration into an
+`scf.parallel`. The generics it leaves alone are lowered by
+`convert-linalg-to-loops` as before. Whether a parallel loop is worth running on
+several threads is decided later, by `convert-parallel-loops-to-calls`.
+
+A generic qualifies when, with `d` its outermost dimension of extent > 1:
+
+* `d` is a `parallel` iterator (the dimensions before it have one iteration, so
+  their kind does not matter);
+* every output's indexing map has `d` itself as one of its results, so different
+  iterations of `d` write different elements;
+* an output buffer that is also read as an input is read through the output's
+  own map (an element-wise update in place);
+* the body has no side effects of its own (no `memref.store`, no call): it only
+  computes the values it yields.
+
+Reduction dimensions inside the parallel loop stay sequential, in their order,
+so each result element is computed exactly as before, whatever the number of
+threads.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import func, memref, scf
+from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.dialects.linalg.attrs import IteratorType
+from xdsl.dialects.linalg.ops import GenericOp
+from xdsl.ir import Block, Operation, Region
+from xdsl.ir.affine import AffineDimExpr
+from xdsl.passes import ModulePass
+from xdsl.pattern_rewriter import (
+    PatternRewriter,
+    PatternRewriteWalker,
+    RewritePattern,
+    op_type_rewrite_pattern,
+)
+from xdsl.transforms.convert_linalg_to_loops import LowerLinalgStructuredOpPattern
+
+
+def parallel_dimension(op: GenericOp) -> int | None:
+    """The dimension of `op` whose loop may run in parallel (see the module
+    docstring), or None."""
+    if op.res or not all(isinstance(o.type, MemRefType) for o in op.operands):
+        return None
+    try:
+        ranges = op.get_static_loop_ranges()
+    except (NotImplementedError, ValueError, IndexError):
+        return None
+    if any(r < 0 for r in ranges):
+        return None  # dynamic extents
+    outer = next((d for d, r in enumerate(ranges) if r > 1), None)
+    if outer is None:
+        return None
+    if op.iterator_types.data[outer].data != IteratorType.PARALLEL:
+        return None
+    maps = [m.data for m in op.indexing_maps.data]
+    n_inputs = len(op.inputs)
+    for k, output in enumerate(op.outputs):
+        out_map = maps[n_inputs + k]
+        if not any(isinstance(e, AffineDimExpr) and e.position == outer for e in out_map.results):
+            return None
+        for i, operand in enumerate(op.inputs):
+            if operand == output and maps[i] != out_map:
+                return None
+    for inner in op.body.walk():
+        if isinstance(inner, (memref.StoreOp, func.CallOp)) or inner.name in ("llvm.call", "memref.alloc"):
+            return None
+    return outer
+
+
+def _to_parallel(loop: scf.ForOp, rewriter: PatternRewriter) -> scf.ParallelOp:
+    """The same loop as an `scf.parallel` (it carries no values)."""
+    body = loop.body.block
+    block = Block(arg_types=[body.args[0].type])
+    body.args[0].replace_all_uses_with(block.args[0])
+    terminator = body.last_op
+    assert isinstance(terminator, scf.YieldOp)
+    for inner in list(body.ops):
+        if inner is terminator:
+            continue
+        inner.detach()
+        block.add_op(inner)
+    block.add_op(scf.ReduceOp())
+    parallel = scf.ParallelOp([loop.lb], [loop.ub], [loop.step], Region(block))
+    rewriter.replace(loop, parallel, [])
+    return parallel
+
+
+class GenericToParallelLoops(RewritePattern):
+    def __init__(self) -> None:
+        self.lower = LowerLinalgStructuredOpPattern()
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: GenericOp, rewriter: PatternRewriter, /) -> None:
+        dim = parallel_dimension(op)
+        if dim is None:
+            return
+        block = op.parent_block()
+        assert block is not None
+        before = op.prev_op
+        after = op.next_op
+        self.lower.match_and_rewrite(op, rewriter)
+        new_ops: list[Operation] = []
+        cursor = before.next_op if before is not None else block.first_op
+        while cursor is not None and cursor is not after:
+            new_ops.append(cursor)
+            cursor = cursor.next_op
+        loop = next((o for o in new_ops if isinstance(o, scf.ForOp)), None)
+        for _ in range(dim):
+            if loop is None:
+                return
+            loop = next((o for o in loop.body.block.ops if isinstance(o, scf.ForOp)), None)
+        if loop is not None:
+            _to_parallel(loop, rewriter)
+
+
+@dataclass(frozen=True)
+class ConvertLinalgToParallelLoopsPass(ModulePass):
+    """The generics with a parallel outer loop → loop nests under an `scf.parallel`."""
+
+    name = "convert-linalg-to-parallel-loops"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(GenericToParallelLoops(), apply_recursively=False).rewrite_module(op)
+
+
+__all__ = ["ConvertLinalgToParallelLoopsPass", "GenericToParallelLoops", "parallel_dimension"]

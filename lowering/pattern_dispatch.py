@@ -1,0 +1,68 @@
+"""`TypeDispatchingApplier`: xDSL's greedy applier, trying on each op only the patterns
+that can match its type.
+
+`GreedyRewritePatternApplier` calls every pattern on every op; a pattern written with
+`@op_type_rewrite_pattern` returns at once unless the op has its annotated type, but
+with some forty conversion patterns those calls were most of `convert-to-llvm`'s time.
+Here the patterns that can match an op type are found once per type (from the type
+`op_type_rewrite_pattern` checks; a pattern without one may match anything) and tried
+in their original order: the same rewrites, in the same order, as the greedy applier
+(dead-code removal and folding included).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from xdsl.ir import Operation
+from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriter, RewritePattern
+
+
+def matched_types(pattern: RewritePattern) -> tuple[type, ...] | None:
+    """The op types `pattern` can rewrite, or None when it may rewrite any op."""
+    method = type(pattern).match_and_rewrite
+    try:
+        expected = inspect.getclosurevars(method).nonlocals.get("expected_type")
+    except (TypeError, ValueError):
+        return None
+    if isinstance(expected, type) and issubclass(expected, Operation):
+        return (expected,)
+    args = getattr(expected, "__args__", None)
+    if args and all(isinstance(a, type) and issubclass(a, Operation) for a in args):
+        return tuple(args)
+    return None
+
+
+@dataclass(eq=False)
+class TypeDispatchingApplier(GreedyRewritePatternApplier):
+    _types: list[tuple[type, ...] | None] = field(default_factory=list, init=False, repr=False)
+    _by_type: dict[type, list[RewritePattern]] = field(default_factory=dict, init=False, repr=False)
+
+    def __post_init__(self) -> None:
+        self._types = [matched_types(p) for p in self.rewrite_patterns]
+
+    def patterns_for(self, op_type: type) -> list[RewritePattern]:
+        found = self._by_type.get(op_type)
+        if found is None:
+            found = [
+                p for p, types in zip(self.rewrite_patterns, self._types) if types is None or issubclass(op_type, types)
+            ]
+            self._by_type[op_type] = found
+        return found
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter) -> None:
+        all_patterns = self.rewrite_patterns
+        self.rewrite_patterns = self.patterns_for(type(op))
+        try:
+            super().match_and_rewrite(op, rewriter)
+        finally:
+            self.rewrite_patterns = all_patterns
+
+
+def dispatching_applier(patterns: Sequence[RewritePattern]) -> TypeDispatchingApplier:
+    return TypeDispatchingApplier(list(patterns))
+
+
+__all__ = ["TypeDispatchingApplier", "dispatching_applier", "matched_types"]

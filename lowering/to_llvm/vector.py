@@ -1,0 +1,211 @@
+"""`convert-vector-to-llvm`: the 1-D `vector` ops the code generator emits, to `llvm`.
+
+* `vector.load`/`vector.store` of `vector<N x T>` from a statically shaped memref →
+  `llvm.getelementptr` to the first element, then an `llvm.load`/`llvm.store` of
+  the LLVM vector type. The alignment is the element's, never more: a memref may
+  be a NumPy buffer the program did not allocate.
+* `vector.broadcast` of a scalar → `llvm.insertelement` into lane 0 and an
+  all-zero `llvm.shufflevector` mask (the `vbroadcastss` idiom LLVM matches); a
+  broadcast of a vector to its own type is the value itself.
+* `vector.fma` → `llvm.fma.vNfT`; `vector.bitcast` → `llvm.bitcast`; a broadcast
+  of a one-element vector is the same shuffle.
+* `x86vector.avx512.dot` → `llvm.x86.avx512bf16.dpbf16ps.512`.
+* `vector.reduction <add|mul|maximumf|minimumf|maxnumf|minnumf>` → LLVM's
+  `llvm.vector.reduce.*` intrinsics; an `add`/`mul` reduction is ordered (lane 0
+  first) unless the op carries `reassoc`, as in LLVM.
+"""
+
+from __future__ import annotations
+
+from xdsl.dialects import llvm, vector
+from xdsl.dialects.builtin import DenseArrayBase, IntegerType, MemRefType, VectorType, i32
+from xdsl.ir import Attribute, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
+
+from lowering.codegen.x86vector import DotBF16Op
+from lowering.to_llvm.arith import intrinsic_call, llvm_fastmath
+from lowering.to_llvm.common import (
+    ConversionPass,
+    LoweringError,
+    check_static_memref,
+    convert_type,
+    element_type,
+    float_constant,
+    int_constant,
+    llvm_operand,
+    llvm_operands,
+    replace_with_llvm,
+    type_suffix,
+)
+from lowering.to_llvm.memref import element_pointer, element_size
+
+
+def _vector_type(t: Attribute, op: Operation) -> VectorType:
+    if not isinstance(t, VectorType) or t.get_num_dims() != 1 or t.get_num_scalable_dims():
+        raise LoweringError(f"only fixed-size 1-D vectors are lowered, not {t}", op)
+    return t
+
+
+def _address(
+    op: Operation, base: SSAValue, indices: list[SSAValue], rewriter: PatternRewriter, ops: list[Operation]
+) -> tuple[SSAValue, MemRefType]:
+    """The pointer to `base[indices]` (new ops appended to `ops`) and the memref type."""
+    t = check_static_memref(base.type, op)
+    ptr = llvm_operand(base, rewriter, op)
+    return element_pointer(ptr, llvm_operands(indices, rewriter, op), t, ops), t
+
+
+class LoadLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: vector.LoadOp, rewriter: PatternRewriter, /) -> None:
+        vt = convert_type(_vector_type(op.result.type, op))
+        ops: list[Operation] = []
+        address, t = _address(op, op.base, list(op.indices), rewriter, ops)
+        load = llvm.LoadOp(address, vt, alignment=element_size(t.get_element_type()))
+        replace_with_llvm(op, [*ops, load], [load.dereferenced_value], rewriter)
+
+
+class StoreLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: vector.StoreOp, rewriter: PatternRewriter, /) -> None:
+        _vector_type(op.vector.type, op)
+        value = llvm_operand(op.vector, rewriter, op)
+        ops: list[Operation] = []
+        address, t = _address(op, op.base, list(op.indices), rewriter, ops)
+        store = llvm.StoreOp(value, address, alignment=element_size(t.get_element_type()))
+        rewriter.replace(op, [*ops, store], [])
+
+
+class BroadcastLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: vector.BroadcastOp, rewriter: PatternRewriter, /) -> None:
+        vt = _vector_type(op.vector.type, op)
+        source = llvm_operand(op.source, rewriter, op)
+        if op.source.type == op.vector.type:
+            replace_with_llvm(op, [], [source], rewriter)
+            return
+        lvt = convert_type(vt)
+        mask = DenseArrayBase.from_list(i32, [0] * vt.get_shape()[0])
+        if isinstance(op.source.type, VectorType):
+            if op.source.type.get_shape() != (1,):
+                raise LoweringError(f"broadcast of {op.source.type} to {vt} is not lowered", op)
+            # Stretching a one-element vector: the same all-zero shuffle.
+            shuffle = llvm.ShuffleVectorOp(source, source, mask, lvt)
+            replace_with_llvm(op, [shuffle], [shuffle.res], rewriter)
+            return
+        undef = llvm.UndefOp(lvt)
+        zero = int_constant(0, i32)
+        insert = llvm.InsertElementOp(undef.res, source, zero.result)
+        shuffle = llvm.ShuffleVectorOp(insert.res, undef.res, mask, lvt)
+        replace_with_llvm(op, [undef, zero, insert, shuffle], [shuffle.res], rewriter)
+
+
+class BitcastLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: vector.BitcastOp, rewriter: PatternRewriter, /) -> None:
+        source = llvm_operand(op.source, rewriter, op)
+        cast = llvm.BitcastOp(source, convert_type(op.result.type))
+        replace_with_llvm(op, [cast], [cast.results[0]], rewriter)
+
+
+DOT_BF16_INTRINSIC = "llvm.x86.avx512bf16.dpbf16ps.512"
+"""Its bf16 operands are `<32 x bfloat>`; ours are `<32 x i16>` (bf16's storage type
+in LLVM here), which the llvmlite backend bitcasts at the call."""
+
+
+class DotBF16Lowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: DotBF16Op, rewriter: PatternRewriter, /) -> None:
+        args = llvm_operands([op.src, op.a, op.b], rewriter, op)
+        call = llvm.CallIntrinsicOp(DOT_BF16_INTRINSIC, args, [convert_type(op.dst.type)])
+        replace_with_llvm(op, [call], [call.results[0]], rewriter)
+
+
+class FMALowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: vector.FMAOp, rewriter: PatternRewriter, /) -> None:
+        vt = convert_type(_vector_type(op.res.type, op))
+        args = llvm_operands([op.lhs, op.rhs, op.acc], rewriter, op)
+        call = intrinsic_call("fma", args, vt)
+        replace_with_llvm(op, [call], [call.results[0]], rewriter)
+
+
+_REDUCTIONS: dict[str, str] = {
+    "add": "vector.reduce.fadd",
+    "mul": "vector.reduce.fmul",
+    "maximumf": "vector.reduce.fmaximum",
+    "minimumf": "vector.reduce.fminimum",
+    "maxnumf": "vector.reduce.fmax",
+    "minnumf": "vector.reduce.fmin",
+}
+_INT_REDUCTIONS: dict[str, str] = {
+    "add": "vector.reduce.add",
+    "mul": "vector.reduce.mul",
+    "and": "vector.reduce.and",
+    "or": "vector.reduce.or",
+    "xor": "vector.reduce.xor",
+    "maxsi": "vector.reduce.smax",
+    "minsi": "vector.reduce.smin",
+    "maxui": "vector.reduce.umax",
+    "minui": "vector.reduce.umin",
+}
+
+
+class ReductionLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: vector.ReductionOp, rewriter: PatternRewriter, /) -> None:
+        vt = convert_type(_vector_type(op.vector.type, op))
+        kind = op.kind.data.value
+        element = element_type(vt)
+        is_int = isinstance(element, IntegerType)
+        table = _INT_REDUCTIONS if is_int else _REDUCTIONS
+        if kind not in table:
+            raise LoweringError(f"vector.reduction <{kind}> is not lowered on {op.vector.type}", op)
+        source = llvm_operand(op.vector, rewriter, op)
+        ops: list[Operation] = []
+        name = f"llvm.{table[kind]}.{type_suffix(vt)}"
+        flags = op.fastmath.data if not is_int else set()
+        if not is_int and kind in ("add", "mul"):
+            # Ordered reductions take a start value; it is the identity unless `acc` is given.
+            if op.acc is not None:
+                start = llvm_operand(op.acc, rewriter, op)
+            else:
+                c = float_constant(0.0 if kind == "add" else 1.0, element)
+                ops.append(c)
+                start = c.result
+            call = llvm.CallIntrinsicOp(name, [start, source], [element])
+            if flags:
+                call.properties["fastmathFlags"] = llvm_fastmath(op.fastmath)
+            ops.append(call)
+            replace_with_llvm(op, ops, [call.results[0]], rewriter)
+            return
+        call = llvm.CallIntrinsicOp(name, [source], [element])
+        ops.append(call)
+        result = call.results[0]
+        if op.acc is not None:
+            raise LoweringError(f"vector.reduction <{kind}> with an accumulator is not lowered", op)
+        replace_with_llvm(op, ops, [result], rewriter)
+
+
+def vector_patterns() -> list[RewritePattern]:
+    return [
+        LoadLowering(),
+        StoreLowering(),
+        BroadcastLowering(),
+        BitcastLowering(),
+        FMALowering(),
+        DotBF16Lowering(),
+        ReductionLowering(),
+    ]
+
+
+class ConvertVectorToLLVMPass(ConversionPass):
+    """vector.load/store/broadcast/bitcast/fma/reduction and x86vector.avx512.dot → llvm."""
+
+    name = "convert-vector-to-llvm"
+
+    def patterns(self) -> list[RewritePattern]:
+        return vector_patterns()
+
+
+__all__ = ["ConvertVectorToLLVMPass", "vector_patterns"]

@@ -1,0 +1,92 @@
+// RUN: xla-opt %s -p convert-linalg-to-parallel-loops --split-input-file | FileCheck %s
+
+// (xDSL 0.74 prints scf.parallel in the generic form: lower bound, upper bound, step.)
+
+// An element-wise generic: its outer loop becomes an scf.parallel, the inner one
+// stays an scf.for (as convert-linalg-to-loops makes it).
+// CHECK-LABEL: func.func @elementwise
+// CHECK:         %[[N:.*]] = arith.constant 64 : index
+// CHECK:         %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    "scf.parallel"(%[[C0]], %[[N]], %[[C1]]) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+// CHECK-NEXT:    ^{{.*}}(%[[I:.*]]: index):
+// CHECK-NEXT:      scf.for %[[J:.*]] = %[[C0]] to %{{.*}} step %[[C1]] {
+// CHECK-NEXT:        %[[X:.*]] = memref.load %a[%[[I]], %[[J]]] : memref<64x32xf32>
+// CHECK-NEXT:        %[[Y:.*]] = math.exp %[[X]] : f32
+// CHECK-NEXT:        memref.store %[[Y]], %out[%[[I]], %[[J]]] : memref<64x32xf32>
+// CHECK-NEXT:      }
+// CHECK-NEXT:      scf.reduce
+// CHECK-NEXT:    }) : (index, index, index) -> ()
+// CHECK-NOT:     linalg.generic
+func.func @elementwise(%a: memref<64x32xf32>, %out: memref<64x32xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : memref<64x32xf32>) outs(%out : memref<64x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = math.exp %x : f32
+    linalg.yield %y : f32
+  }
+  func.return
+}
+
+// -----
+
+// A row reduction: the rows run in parallel, each row's reduction stays in order.
+// CHECK-LABEL: func.func @row_sum
+// CHECK:         "scf.parallel"
+// CHECK-NEXT:    ^{{.*}}(%[[I:.*]]: index):
+// CHECK-NEXT:      scf.for %[[J:.*]] =
+// CHECK:             memref.load %a[%[[I]], %[[J]]]
+// CHECK:             arith.addf
+// CHECK:         scf.reduce
+func.func @row_sum(%a: memref<64x32xf32>, %out: memref<64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%a : memref<64x32xf32>) outs(%out : memref<64xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  }
+  func.return
+}
+
+// -----
+
+// Unit outer dimensions are skipped: the first dimension with more than one
+// iteration is the parallel one.
+// CHECK-LABEL: func.func @unit_batch
+// CHECK:         scf.for %{{.*}} =
+// CHECK-NEXT:      "scf.parallel"
+// CHECK-NEXT:      ^{{.*}}(%{{.*}}: index):
+// CHECK-NEXT:        scf.for %{{.*}} =
+func.func @unit_batch(%a: memref<1x64x32xf32>, %out: memref<1x64x32xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%a : memref<1x64x32xf32>) outs(%out : memref<1x64x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    %y = arith.negf %x : f32
+    linalg.yield %y : f32
+  }
+  func.return
+}
+
+// -----
+
+// Left to convert-linalg-to-loops: an outer reduction (a column sum), an output
+// map without the outer dimension, and an in-place update read through another map.
+// CHECK-LABEL: func.func @not_parallel
+// CHECK-NOT:     scf.parallel
+// CHECK:         linalg.generic
+// CHECK:         linalg.generic
+// CHECK:         linalg.generic
+// CHECK-NOT:     scf.parallel
+func.func @not_parallel(%a: memref<64x32xf32>, %col: memref<32xf32>, %sq: memref<32x32xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["reduction", "parallel"]} ins(%a : memref<64x32xf32>) outs(%col : memref<32xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    %s = arith.addf %x, %acc : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : memref<64x32xf32>) outs(%col : memref<32xf32>) {
+  ^bb0(%x: f32, %acc: f32):
+    linalg.yield %x : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%sq : memref<32x32xf32>) outs(%sq : memref<32x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  func.return
+}

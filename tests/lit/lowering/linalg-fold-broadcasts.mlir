@@ -1,0 +1,100 @@
+// RUN: xla-opt %s --split-input-file -p convert-xla-to-linalg,linalg-fold-broadcasts | FileCheck %s
+
+// The consumer reads the row vector per row: no 4x6 broadcast is written.
+// CHECK-LABEL: func.func @broadcast_into_consumer
+// CHECK-NOT:   linalg.generic {{.*}} ins(%m : tensor<4xf32>)
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %m : tensor<4x6xf32>, tensor<4xf32>) outs(%{{.*}} : tensor<4x6xf32>) attrs =  {fusion = "broadcast"}
+// CHECK-NEXT:  ^bb0
+// CHECK-NEXT:    arith.subf
+// CHECK-NOT:   linalg.generic
+func.func @broadcast_into_consumer(%x: tensor<4x6xf32>, %m: tensor<4xf32>) -> tensor<4x6xf32> {
+  %b = xla.broadcast_in_dim %m, dims = [0] : (tensor<4xf32>) -> tensor<4x6xf32>
+  %0 = xla.subtract %x, %b : tensor<4x6xf32>
+  func.return %0 : tensor<4x6xf32>
+}
+
+// -----
+
+// JAX's keepdims pattern (to 4x1, then to 4x6): both views compose into `(d0)`.
+// CHECK-LABEL: func.func @degenerate_broadcast
+// CHECK:       %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %m : tensor<4x6xf32>, tensor<4xf32>)
+// CHECK-NEXT:  ^bb0
+// CHECK-NEXT:    arith.divf
+// CHECK-NOT:   linalg.generic
+// CHECK:       func.return %[[R]]
+func.func @degenerate_broadcast(%x: tensor<4x6xf32>, %m: tensor<4xf32>) -> tensor<4x6xf32> {
+  %a = xla.broadcast_in_dim %m, dims = [0] : (tensor<4xf32>) -> tensor<4x1xf32>
+  %b = xla.broadcast_in_dim %a, dims = [0, 1] : (tensor<4x1xf32>) -> tensor<4x6xf32>
+  %0 = xla.divide %x, %b : tensor<4x6xf32>
+  func.return %0 : tensor<4x6xf32>
+}
+
+// -----
+
+// Every generic consumer indexes through the view, which then goes.
+// CHECK-LABEL: func.func @broadcast_used_twice
+// CHECK:       linalg.generic {{.*}} affine_map<(d0, d1) -> (d1)>{{.*}} ins(%x, %g : tensor<4x6xf32>, tensor<6xf32>) {{.*}} {fusion = "broadcast"}
+// CHECK:         arith.mulf
+// CHECK:       linalg.generic {{.*}} affine_map<(d0, d1) -> (d1)>{{.*}} ins(%x, %g : tensor<4x6xf32>, tensor<6xf32>) {{.*}} {fusion = "broadcast"}
+// CHECK:         arith.addf
+// CHECK-NOT:   linalg.generic
+func.func @broadcast_used_twice(%x: tensor<4x6xf32>, %g: tensor<6xf32>) -> (tensor<4x6xf32>, tensor<4x6xf32>) {
+  %b = xla.broadcast_in_dim %g, dims = [1] : (tensor<6xf32>) -> tensor<4x6xf32>
+  %0 = xla.multiply %x, %b : tensor<4x6xf32>
+  %1 = xla.add %x, %b : tensor<4x6xf32>
+  func.return %0, %1 : tensor<4x6xf32>, tensor<4x6xf32>
+}
+
+// -----
+
+// A broadcast that is itself a result stays.
+// CHECK-LABEL: func.func @broadcast_returned
+// CHECK:       %[[B:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1)>, affine_map<(d0, d1) -> (d0, d1)>]
+// CHECK:       func.return %[[B]]
+func.func @broadcast_returned(%g: tensor<6xf32>) -> tensor<4x6xf32> {
+  %b = xla.broadcast_in_dim %g, dims = [1] : (tensor<6xf32>) -> tensor<4x6xf32>
+  func.return %b : tensor<4x6xf32>
+}
+
+// -----
+
+// einsum('hqk,khd->qhd') as JAX emits it: the contraction writes the transposed
+// result itself (output map composed with the inverse permutation), its init
+// rebuilt in the result's shape; no temporary, no copy.
+// CHECK-LABEL: func.func @transpose_into_contraction
+// CHECK:       %[[E:.*]] = tensor.empty() : tensor<16x8x2xf32>
+// CHECK-NEXT:  %[[F:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%[[E]] : tensor<16x8x2xf32>) -> tensor<16x8x2xf32>
+// CHECK-NEXT:  %[[R:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d2, d0, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d3, d2)>, affine_map<(d0, d1, d2, d3) -> (d3, d0, d1)>], iterator_types = ["parallel", "parallel", "reduction", "parallel"]} ins(%k, %q : tensor<4x8x2xf32>, tensor<8x16x4xf32>) outs(%[[F]] : tensor<16x8x2xf32>) attrs =  {fusion = "transpose"}
+// CHECK-NOT:   linalg.generic
+// CHECK-NOT:   tensor.empty
+// CHECK:       func.return %[[R]] : tensor<16x8x2xf32>
+func.func @transpose_into_contraction(%q: tensor<8x16x4xf32>, %k: tensor<4x8x2xf32>) -> tensor<16x8x2xf32> {
+  %0 = xla.dot_general %k, %q, batching_dims = [1] x [0], contracting_dims = [0] x [2] : (tensor<4x8x2xf32>, tensor<8x16x4xf32>) -> tensor<8x2x16xf32>
+  %1 = xla.transpose %0, dims = [2, 0, 1] : (tensor<8x2x16xf32>) -> tensor<16x8x2xf32>
+  func.return %1 : tensor<16x8x2xf32>
+}
+
+// -----
+
+// A transpose of an argument is read through the permuted map.
+// CHECK-LABEL: func.func @transpose_into_consumer
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a, %b : tensor<3x5xf32>, tensor<5x3xf32>) {{.*}} {fusion = "transpose"}
+// CHECK-NOT:   linalg.generic
+func.func @transpose_into_consumer(%a: tensor<3x5xf32>, %b: tensor<5x3xf32>) -> tensor<5x3xf32> {
+  %t = xla.transpose %a, dims = [1, 0] : (tensor<3x5xf32>) -> tensor<5x3xf32>
+  %0 = xla.add %t, %b : tensor<5x3xf32>
+  func.return %0 : tensor<5x3xf32>
+}
+
+// -----
+
+// The producer's result is also returned: it keeps its layout, the transpose stays.
+// CHECK-LABEL: func.func @transpose_of_shared_value
+// CHECK:       %[[S:.*]] = linalg.generic
+// CHECK:       %[[T:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>]{{.*}} ins(%[[S]] : tensor<3x5xf32>)
+// CHECK:       func.return %[[S]], %[[T]]
+func.func @transpose_of_shared_value(%a: tensor<3x5xf32>, %b: tensor<3x5xf32>) -> (tensor<3x5xf32>, tensor<5x3xf32>) {
+  %0 = xla.add %a, %b : tensor<3x5xf32>
+  %t = xla.transpose %0, dims = [1, 0] : (tensor<3x5xf32>) -> tensor<5x3xf32>
+  func.return %0, %t : tensor<3x5xf32>, tensor<5x3xf32>
+}

@@ -1,0 +1,124 @@
+// RUN: xla-opt %s --split-input-file -p math-polynomial-approximation | FileCheck %s
+// RUN: xla-opt %s --split-input-file -p 'math-polynomial-approximation{functions=tanh}' | FileCheck %s --check-prefix=ONLY
+
+// exp: clamp, Cody-Waite reduction with fmas, the shared expm1 polynomial,
+// 2^k built in the exponent field (two factors), NaN selected back in.
+// CHECK-LABEL: func.func @exp_f32
+// CHECK-NOT:     math.exp
+// CHECK:         arith.cmpf ogt
+// CHECK:         math.roundeven
+// CHECK:         math.fma
+// CHECK:         %[[NAN:.*]] = arith.cmpf uno, %x, %x : f32
+// CHECK:         arith.fptosi {{.*}} : f32 to i32
+// CHECK:         arith.shli
+// CHECK:         arith.bitcast {{.*}} : i32 to f32
+// CHECK:         arith.select %[[NAN]], %x, {{.*}} : f32
+// CHECK-NOT:     math.exp
+// CHECK:         func.return
+// ONLY-LABEL: func.func @exp_f32
+// ONLY:         math.exp
+func.func @exp_f32(%x: f32) -> f32 {
+  %0 = math.exp %x : f32
+  func.return %0 : f32
+}
+
+// -----
+
+// The same code on vectors: splat constants, vector comparisons (vector<16xi1>) and selects.
+// CHECK-LABEL: func.func @exp_vector
+// CHECK-NOT:     math.exp
+// CHECK:         arith.constant dense<1.44269502> : vector<16xf32>
+// CHECK:         math.fma {{.*}} : vector<16xf32>
+// CHECK:         arith.fptosi {{.*}} : vector<16xf32> to vector<16xi32>
+// CHECK:         arith.bitcast {{.*}} : vector<16xi32> to vector<16xf32>
+// CHECK:         arith.select {{.*}} : vector<16xf32>
+func.func @exp_vector(%x: vector<16xf32>) -> vector<16xf32> {
+  %0 = math.exp %x : vector<16xf32>
+  func.return %0 : vector<16xf32>
+}
+
+// -----
+
+// log: the exponent from the bits (minus those of sqrt(1/2)), subnormals
+// scaled first, special values by select.
+// CHECK-LABEL: func.func @log_f32
+// CHECK-NOT:     math.log
+// CHECK:         arith.constant 1.17549435e-38 : f32
+// CHECK:         arith.bitcast {{.*}} : f32 to i32
+// CHECK:         arith.constant 1060439283 : i32
+// CHECK:         arith.shrsi
+// CHECK:         math.fma
+// CHECK:         arith.constant 0xff800000 : f32
+// CHECK:         arith.select
+// CHECK:         func.return
+func.func @log_f32(%x: f32) -> f32 {
+  %0 = math.log %x : f32
+  func.return %0 : f32
+}
+
+// -----
+
+// tanh: odd polynomial for small |x|, expm1 quotient above, copysign.
+// CHECK-LABEL: func.func @tanh_vector
+// CHECK-NOT:     math.tanh
+// CHECK:         math.absf {{.*}} : vector<16xf32>
+// CHECK:         arith.divf {{.*}} : vector<16xf32>
+// CHECK:         math.copysign {{.*}} : vector<16xf32>
+// ONLY-LABEL: func.func @tanh_vector
+// ONLY-NOT:     math.tanh
+func.func @tanh_vector(%x: vector<16xf32>) -> vector<16xf32> {
+  %0 = math.tanh %x : vector<16xf32>
+  func.return %0 : vector<16xf32>
+}
+
+// -----
+
+// sin: reduced in f64 (Cody-Waite and Payne-Hanek with i64 products, selected),
+// rounded to f32 once.
+// CHECK-LABEL: func.func @sin_f32
+// CHECK-NOT:     math.sin
+// CHECK:         arith.extf {{.*}} : f32 to f64
+// CHECK:         arith.muli {{.*}} : i64
+// CHECK:         arith.truncf {{.*}} : f64 to f32
+// CHECK:         func.return
+func.func @sin_f32(%x: f32) -> f32 {
+  %0 = math.sin %x : f32
+  func.return %0 : f32
+}
+
+// -----
+
+// f16 computes in f32 and rounds once; f64 is left to libm/intrinsics.
+// CHECK-LABEL: func.func @widths
+// CHECK:         arith.extf %h : f16 to f32
+// CHECK-NOT:     math.erf {{.*}} : f32
+// CHECK:         arith.truncf {{.*}} : f32 to f16
+// CHECK:         math.erf %d : f64
+// CHECK:         math.powf %d, %d : f64
+func.func @widths(%h: f16, %d: f64) -> (f16, f64, f64) {
+  %0 = math.erf %h : f16
+  %1 = math.erf %d : f64
+  %2 = math.powf %d, %d : f64
+  func.return %0, %1, %2 : f16, f64, f64
+}
+
+// -----
+
+// powf, atan2, cbrt, expm1, log1p, rsqrt: no math op of theirs is left.
+// CHECK-LABEL: func.func @others
+// CHECK-NOT:     math.powf
+// CHECK-NOT:     math.atan2
+// CHECK-NOT:     math.cbrt
+// CHECK-NOT:     math.expm1
+// CHECK-NOT:     math.log1p
+// CHECK-NOT:     math.rsqrt
+// CHECK:         func.return
+func.func @others(%x: f32, %y: f32) -> (f32, f32, f32, f32, f32, f32) {
+  %0 = math.powf %x, %y : f32
+  %1 = math.atan2 %x, %y : f32
+  %2 = math.cbrt %x : f32
+  %3 = math.expm1 %x : f32
+  %4 = math.log1p %x : f32
+  %5 = math.rsqrt %x : f32
+  func.return %0, %1, %2, %3, %4, %5 : f32, f32, f32, f32, f32, f32
+}

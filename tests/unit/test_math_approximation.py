@@ -1,0 +1,172 @@
+"""`math-polynomial-approximation`: accuracy measured over the whole f32 range, exact special values.
+
+Each function is compiled once per module through the real pipeline
+(`xla_tools.math_accuracy.compile_function`) and run on ~260k points spread over
+every binade of both signs, subnormals, thresholds and near-multiples of pi/2
+up to 2^127; the max ULP error against float64 NumPy/SciPy must stay within the
+bound of `xla_tools.math_accuracy.FUNCTIONS` (also the table in
+docs/math_accuracy.md). A subset is checked against mpmath at 50 digits, special
+values bit for bit, and f16/bf16 against the f32 result rounded once.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+import ml_dtypes
+import mpmath
+import numpy as np
+import pytest
+
+from xla_tools.math_accuracy import (
+    FUNCTIONS,
+    Function,
+    compile_function,
+    inputs,
+    reference,
+    ulp_error,
+)
+
+N = 1 << 18
+
+Compiled = Callable[..., np.ndarray]
+
+
+@pytest.fixture(scope="module")
+def compiled() -> dict[str, Compiled]:
+    return {name: compile_function(f, N) for name, f in FUNCTIONS.items()}
+
+
+@pytest.mark.parametrize("name", list(FUNCTIONS))
+def test_max_ulp_error(compiled: dict[str, Compiled], name: str) -> None:
+    f = FUNCTIONS[name]
+    args = inputs(f, N, seed=3)
+    errors = ulp_error(compiled[name](*args), reference(f, args))
+    worst = int(np.argmax(errors))
+    assert errors[worst] <= f.bound, f"{name}{tuple(a[worst] for a in args)}: {errors[worst]} ulp"
+
+
+MPMATH: dict[str, Callable[..., mpmath.mpf]] = {
+    "exp": mpmath.exp, "log": mpmath.log, "tanh": mpmath.tanh, "sin": mpmath.sin, "cos": mpmath.cos,
+    "tan": mpmath.tan, "erf": mpmath.erf, "erfc": mpmath.erfc, "expm1": mpmath.expm1, "log1p": mpmath.log1p,
+}
+
+
+@pytest.mark.parametrize("name", list(MPMATH))
+def test_against_mpmath(compiled: dict[str, Compiled], name: str) -> None:
+    """A spot check of the float64 reference: mpmath at 50 digits on 300 points,
+    among them the largest arguments (where sin/cos/tan need the exact reduction)."""
+    f = FUNCTIONS[name]
+    rng = np.random.default_rng(11)
+    args = inputs(f, N, seed=5)[0]
+    finite = args[np.isfinite(args)]
+    points = np.concatenate([rng.choice(finite, 200), np.sort(np.abs(finite))[-100:]])
+    padded = np.resize(points, N).astype(np.float32)
+    got = compiled[name](padded)[: points.size]
+    with mpmath.workdps(50):
+        want = np.array([_mp_eval(MPMATH[name], float(x)) for x in points])
+    errors = ulp_error(got, want)
+    assert errors.max() <= f.bound, f"{name}({points[np.argmax(errors)]!r})"
+
+
+def _mp_eval(fn: Callable[..., mpmath.mpf], x: float) -> float:
+    try:
+        y = fn(mpmath.mpf(x))
+    except (ValueError, ZeroDivisionError):
+        return math.nan
+    return float(y) if isinstance(y, mpmath.mpf) else math.nan
+
+
+INF, NAN = math.inf, math.nan
+SPECIAL: dict[str, list[tuple[tuple[float, ...], float]]] = {
+    "exp": [((0.0,), 1.0), ((-0.0,), 1.0), ((INF,), INF), ((-INF,), 0.0), ((NAN,), NAN), ((89.0,), INF),
+            ((-104.0,), 0.0), ((-103.0,), float(np.exp(np.float64(-103.0)).astype(np.float32)))],
+    "exp2": [((128.0,), INF), ((-149.0,), 2.0**-149), ((-150.0,), 0.0), ((-126.0,), 2.0**-126), ((3.0,), 8.0),
+             ((-INF,), 0.0), ((NAN,), NAN)],
+    "expm1": [((0.0,), 0.0), ((-0.0,), -0.0), ((INF,), INF), ((-INF,), -1.0), ((NAN,), NAN), ((-2.0**-149,), -(2.0**-149))],
+    "log": [((0.0,), -INF), ((-0.0,), -INF), ((-1.0,), NAN), ((INF,), INF), ((1.0,), 0.0), ((NAN,), NAN), ((-INF,), NAN)],
+    "log2": [((2.0**-149,), -149.0), ((8.0,), 3.0), ((0.0,), -INF), ((INF,), INF)],
+    "log10": [((1000.0,), 3.0), ((0.0,), -INF), ((-2.0,), NAN)],
+    "log1p": [((0.0,), 0.0), ((-0.0,), -0.0), ((-1.0,), -INF), ((-2.0,), NAN), ((INF,), INF), ((2.0**-149,), 2.0**-149)],
+    "tanh": [((0.0,), 0.0), ((-0.0,), -0.0), ((INF,), 1.0), ((-INF,), -1.0), ((NAN,), NAN), ((-(2.0**-149),), -(2.0**-149))],
+    "logistic": [((0.0,), 0.5), ((INF,), 1.0), ((-INF,), 0.0), ((NAN,), NAN)],
+    "sin": [((0.0,), 0.0), ((-0.0,), -0.0), ((INF,), NAN), ((-INF,), NAN), ((NAN,), NAN), ((2.0**-149,), 2.0**-149)],
+    "cos": [((0.0,), 1.0), ((-0.0,), 1.0), ((INF,), NAN), ((NAN,), NAN)],
+    "tan": [((0.0,), 0.0), ((-0.0,), -0.0), ((INF,), NAN)],
+    "atan": [((0.0,), 0.0), ((-0.0,), -0.0), ((INF,), float(np.float32(math.pi / 2))), ((-INF,), -float(np.float32(math.pi / 2)))],
+    "atan2": [((0.0, 0.0), 0.0), ((-0.0, 0.0), -0.0), ((0.0, -0.0), float(np.float32(math.pi))),
+              ((-0.0, -0.0), -float(np.float32(math.pi))), ((1.0, 0.0), float(np.float32(math.pi / 2))),
+              ((INF, INF), float(np.float32(math.pi / 4))), ((INF, -INF), float(np.float32(3 * math.pi / 4))),
+              ((-1.0, INF), -0.0), ((1.0, -INF), float(np.float32(math.pi))), ((NAN, 1.0), NAN)],
+    "erf": [((0.0,), 0.0), ((-0.0,), -0.0), ((INF,), 1.0), ((-INF,), -1.0), ((NAN,), NAN), ((4.0,), 1.0)],
+    "erfc": [((INF,), 0.0), ((-INF,), 2.0), ((0.0,), 1.0), ((NAN,), NAN), ((11.0,), 0.0)],
+    "pow": [((NAN, 0.0), 1.0), ((1.0, NAN), 1.0), ((-1.0, INF), 1.0), ((-2.0, 0.5), NAN), ((-2.0, 3.0), -8.0),
+            ((-0.0, -3.0), -INF), ((-0.0, -2.0), INF), ((0.0, -1.0), INF), ((-0.0, 3.0), -0.0), ((-0.0, 0.5), 0.0),
+            ((-INF, 3.0), -INF), ((-INF, -3.0), -0.0), ((-INF, 0.5), INF), ((0.5, INF), 0.0), ((2.0, INF), INF),
+            ((0.5, -INF), INF), ((2.0, -INF), 0.0), ((INF, -1.0), 0.0), ((2.0, 0.5), float(np.float32(math.sqrt(2)))),
+            ((2.0, -149.0), 2.0**-149), ((2.0, 128.0), INF), ((NAN, 1.0), NAN), ((-3.0, 2.0**25), INF)],
+    "cbrt": [((27.0,), 3.0), ((-8.0,), -2.0), ((0.0,), 0.0), ((-0.0,), -0.0), ((INF,), INF), ((-INF,), -INF),
+             ((NAN,), NAN), ((2.0**-147,), 2.0**-49)],
+}
+
+
+@pytest.mark.parametrize("name", list(SPECIAL))
+def test_special_values(compiled: dict[str, Compiled], name: str) -> None:
+    cases = SPECIAL[name]
+    arity = FUNCTIONS[name].arity
+    args = [np.resize(np.array([c[0][i] for c in cases], np.float32), N) for i in range(arity)]
+    got = compiled[name](*args)[: len(cases)]
+    for (inp, want), value in zip(cases, got):
+        if math.isnan(want):
+            assert np.isnan(value), f"{name}{inp} = {value}, want NaN"
+        else:
+            assert np.float32(want).tobytes() == np.float32(value).tobytes(), f"{name}{inp} = {value!r}, want {want!r}"
+
+
+NARROW = {"f16": np.float16, "bf16": ml_dtypes.bfloat16}
+
+
+@pytest.mark.parametrize("element", list(NARROW))
+@pytest.mark.parametrize("name", ["exp", "tanh", "log", "sin", "erf", "expm1"])
+def test_narrow_types_round_the_f32_result(compiled: dict[str, Compiled], element: str, name: str) -> None:
+    """f16/bf16 compute in f32 and round the f32 result once."""
+    dtype = NARROW[element]
+    n = 1 << 12
+    f: Function = FUNCTIONS[name]
+    run = compile_function(f, n, element)
+    bits = np.arange(n, dtype=np.uint32) * (65536 // n) + 7
+    x = bits.astype(np.uint16).view(dtype)
+    wide = compiled[name](np.resize(x.astype(np.float32), N))[:n]
+    got = run(x)
+    with np.errstate(over="ignore", invalid="ignore"):
+        want = wide.astype(dtype)
+    same = (got.view(np.uint16) == want.view(np.uint16)) | (np.isnan(got.astype(np.float32)) & np.isnan(wide))
+    assert same.all(), f"{name} {element}: {x[~same][:4]} -> {got[~same][:4]}, want {want[~same][:4]}"
+
+
+LIBM = frozenset({
+    "exp", "exp2", "expm1", "log", "log2", "log10", "log1p", "tanh", "sin", "cos", "tan", "atan", "atan2",
+    "erf", "erfc", "pow", "cbrt", "sqrt", "sinh", "cosh",
+})
+
+
+def test_no_libm_calls_left() -> None:
+    """Every f32 function is inline code: no call stops LLVM's loop vectorizer."""
+    from xdsl.dialects import llvm
+
+    from lowering.to_llvm.common import register_llvm_extensions
+    from xla_dialect.context import make_context, parse_module
+    from xla_tools.math_accuracy import program
+    from xla_tools.pipelines import lower_to_llvm
+
+    for f in FUNCTIONS.values():
+        ctx = make_context()
+        register_llvm_extensions(ctx)
+        module = parse_module(program(f, 64), "<test>", ctx)
+        lower_to_llvm(module, ctx)
+        calls = [op for op in module.walk() if isinstance(op, llvm.CallOp) and op.callee.string_value().rstrip("f") in LIBM]
+        intrinsics = {op.properties["intrin"].data for op in module.walk() if isinstance(op, llvm.CallIntrinsicOp)}  # pyright: ignore
+        assert not calls, f"{f.name}: {calls[0]}"
+        allowed = ("llvm.fma", "llvm.fabs", "llvm.copysign", "llvm.floor", "llvm.roundeven", "llvm.sqrt")
+        assert all(i.startswith(allowed) for i in intrinsics), f"{f.name}: {intrinsics}"

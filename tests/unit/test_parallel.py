@@ -1,0 +1,337 @@
+"""Parallel execution (`lowering/parallel/`, `runtime/threads.py`): results identical
+for every thread count, the cost model, the thread-count API, errors raised inside
+parallel bodies, re-entrancy, concurrent callers, fork, interpreter exit and no
+leaked threads."""
+
+from __future__ import annotations
+
+import ctypes
+import io
+import itertools
+import os
+import subprocess
+import sys
+import threading
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from runtime import host_io
+from runtime import threads as pool
+from xla_dialect.context import make_context, parse_module
+from xla_tools import compile
+from xla_tools.pipelines import lower_to_llvm
+from xla_tools.xla_run import main as xla_run
+
+ROOT = Path(__file__).resolve().parents[2]
+
+ELEMENTWISE = """
+func.func @main(%a: tensor<512x1024xf32>, %b: tensor<512x1024xf32>) -> tensor<512x1024xf32> {
+  %0 = xla.exponential %a : tensor<512x1024xf32>
+  %1 = xla.tanh %b : tensor<512x1024xf32>
+  %2 = xla.multiply %0, %1 : tensor<512x1024xf32>
+  %3 = xla.add %2, %a : tensor<512x1024xf32>
+  func.return %3 : tensor<512x1024xf32>
+}
+"""
+
+REDUCTIONS = """
+func.func @main(%a: tensor<2048x1024xf32>) -> (tensor<2048xf32>, tensor<1024xf32>) {
+  %z = xla.constant dense<0.0> : tensor<f32>
+  %e = xla.exponential %a : tensor<2048x1024xf32>
+  %rows = xla.reduce(%e init: %z) applies xla.add across dimensions = [1] : (tensor<2048x1024xf32>, tensor<f32>) -> tensor<2048xf32>
+  %cols = xla.reduce(%a init: %z) applies xla.add across dimensions = [0] : (tensor<2048x1024xf32>, tensor<f32>) -> tensor<1024xf32>
+  func.return %rows, %cols : tensor<2048xf32>, tensor<1024xf32>
+}
+"""
+
+CONTRACTION = """
+func.func @main(%a: tensor<384x256xf32>, %b: tensor<256x320xf32>) -> tensor<384x320xf32> {
+  %0 = xla.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<384x256xf32>, tensor<256x320xf32>) -> tensor<384x320xf32>
+  func.return %0 : tensor<384x320xf32>
+}
+"""
+
+CONVOLUTION = """
+func.func @main(%x: tensor<4x66x66x32xf32>, %w: tensor<3x3x32x32xf32>) -> tensor<4x64x64x32xf32> {
+  %0 = xla.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f] {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<4x66x66x32xf32>, tensor<3x3x32x32xf32>) -> tensor<4x64x64x32xf32>
+  func.return %0 : tensor<4x64x64x32xf32>
+}
+"""
+
+SMALL = """
+func.func @main(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
+  %0 = xla.exponential %a : tensor<64x64xf32>
+  func.return %0 : tensor<64x64xf32>
+}
+"""
+
+
+def _lowered(text: str) -> str:
+    module = parse_module(text, "<test>", make_context())
+    lower_to_llvm(module)
+    return str(module)
+
+
+def _inputs(text: str, seed: int = 0) -> list[np.ndarray]:
+    rng = np.random.default_rng(seed)
+    f = compile(text, threads=1)
+    shapes = []
+    for t in f.input_types:
+        shapes.append(tuple(int(d) for d in t.get_shape()))  # type: ignore[attr-defined]
+    return [rng.standard_normal(s).astype(np.float32) for s in shapes]
+
+
+def _results(text: str, args: list[np.ndarray], threads: int) -> list[np.ndarray]:
+    out = compile(text, threads=threads)(*args)
+    return list(out) if isinstance(out, tuple) else [out]
+
+
+# ---------------------------------------------------------------------------
+# The schedule and the thread count
+# ---------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("n", [1, 2, 7, 100, 1001])
+@pytest.mark.parametrize("threads", [1, 2, 3, 16])
+@pytest.mark.parametrize("grain", [1, 10, 1000])
+def test_chunk_bounds_cover_the_range(n: int, threads: int, grain: int) -> None:
+    bounds = pool.chunk_bounds(n, threads, grain)
+    assert bounds[0][0] == 0 and bounds[-1][1] == n
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(bounds))
+    assert 1 <= len(bounds) <= threads
+    assert len(bounds) == 1 or all(hi - lo >= grain for lo, hi in bounds)
+
+
+def test_default_threads_follows_affinity_and_environment(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.delenv(pool.THREADS_ENV, raising=False)
+    assert pool.default_threads() == len(os.sched_getaffinity(0))
+    monkeypatch.setenv(pool.THREADS_ENV, "3")
+    assert pool.default_threads() == 3
+    assert compile(SMALL).threads == 3
+    monkeypatch.setenv(pool.THREADS_ENV, "zero")
+    with pytest.raises(ValueError, match="XLA_DIALECT_THREADS"):
+        pool.default_threads()
+
+
+def test_threads_argument_is_checked() -> None:
+    assert compile(SMALL, threads=2).threads == 2
+    assert compile(SMALL, threads=1) is not compile(SMALL, threads=2)
+    assert compile(SMALL, threads=2) is compile(SMALL, threads=2)
+    with pytest.raises(ValueError, match="threads must be a positive integer"):
+        compile(SMALL, threads=0)
+
+
+# ---------------------------------------------------------------------------
+# The compiled code
+# ---------------------------------------------------------------------------
+
+
+def test_large_loops_call_the_pool_and_small_ones_do_not() -> None:
+    assert "@__xla_parallel_for" in _lowered(ELEMENTWISE)
+    assert "@__xla_parallel_for" in _lowered(REDUCTIONS)
+    assert "@__xla_parallel_for" in _lowered(CONVOLUTION)
+    assert "__xla_parallel_for" not in _lowered(SMALL)
+
+
+@pytest.mark.parametrize(
+    "text", [ELEMENTWISE, REDUCTIONS, CONTRACTION, CONVOLUTION], ids=["elementwise", "reductions", "contraction", "convolution"]
+)
+def test_results_are_identical_for_every_thread_count(text: str) -> None:
+    args = _inputs(text)
+    reference = _results(text, args, threads=1)
+    for threads in (2, 3, 4):
+        for got, want in zip(_results(text, args, threads), reference):
+            assert got.tobytes() == want.tobytes(), f"threads={threads}"
+
+
+def test_results_are_right() -> None:
+    a, b = _inputs(ELEMENTWISE)
+    got = compile(ELEMENTWISE, threads=2)(a, b)
+    np.testing.assert_allclose(got, np.exp(a) * np.tanh(b) + a, rtol=2e-6, atol=1e-6)
+    (x,) = _inputs(REDUCTIONS)
+    rows, cols = compile(REDUCTIONS, threads=2)(x)
+    np.testing.assert_allclose(rows, np.exp(x.astype(np.float64)).sum(1), rtol=1e-4)
+    np.testing.assert_allclose(cols, x.astype(np.float64).sum(0), rtol=1e-3, atol=1e-3)
+
+
+def test_one_executable_called_from_several_threads() -> None:
+    f = compile(ELEMENTWISE, threads=2)
+    inputs = [_inputs(ELEMENTWISE, seed) for seed in range(4)]
+    expected = [compile(ELEMENTWISE, threads=1)(*args) for args in inputs]
+    failures: list[str] = []
+
+    def run(k: int) -> None:
+        for _ in range(5):
+            if f(*inputs[k]).tobytes() != expected[k].tobytes():
+                failures.append(f"caller {k}")
+
+    callers = [threading.Thread(target=run, args=(k,)) for k in range(4)]
+    for t in callers:
+        t.start()
+    for t in callers:
+        t.join()
+    assert not failures
+
+
+def test_xla_run_takes_threads(tmp_path: Path) -> None:
+    source = tmp_path / "m.mlir"
+    source.write_text(SMALL)
+    args = tmp_path / "in.npz"
+    np.savez(args, arg0=np.zeros((64, 64), np.float32))
+    out = io.StringIO()
+    assert xla_run([str(source), "--inputs", str(args), "--threads", "2"], out) == 0
+    assert "out0: float32[64, 64]" in out.getvalue()
+    assert xla_run([str(source), "--inputs", str(args), "--threads", "0"], io.StringIO()) == 1
+
+
+# ---------------------------------------------------------------------------
+# The runtime
+# ---------------------------------------------------------------------------
+
+
+def _python_body(fn: object) -> tuple[object, int]:
+    body = pool.BODY_PROTOTYPE(fn)  # type: ignore[arg-type]
+    return body, ctypes.cast(body, ctypes.c_void_p).value or 0
+
+
+def test_an_error_inside_a_chunk_reaches_the_caller() -> None:
+    def fn(ctx: int, lo: int, hi: int) -> None:
+        if lo > 0:
+            host_io.record_error(host_io.HostIOError(f"chunk at {lo} failed"))
+
+    body, address = _python_body(fn)
+    host_io.begin_run()
+    with pool.use_threads(2):
+        pool.parallel_for(address, 0, 100, 1)
+    with pytest.raises(host_io.HostIOError, match="chunk at 50 failed"):
+        host_io.end_run()
+    host_io.end_run()  # reported once
+    del body
+
+
+def test_nested_parallel_loops_run_inline() -> None:
+    inner_calls: list[tuple[int, int, int]] = []
+    outer_threads: list[int] = []
+
+    def inner(ctx: int, lo: int, hi: int) -> None:
+        inner_calls.append((threading.get_ident(), lo, hi))
+
+    inner_body, inner_address = _python_body(inner)
+
+    def outer(ctx: int, lo: int, hi: int) -> None:
+        outer_threads.append(threading.get_ident())
+        pool.parallel_for(inner_address, 0, 10, 1)
+
+    outer_body, outer_address = _python_body(outer)
+    with pool.use_threads(2):
+        pool.parallel_for(outer_address, 0, 2, 1)
+    assert len(outer_threads) == 2  # one chunk each (on the caller or a worker)
+    assert sorted((lo, hi) for _, lo, hi in inner_calls) == [(0, 10), (0, 10)]  # each whole, inline
+    assert {ident for ident, _, _ in inner_calls} == set(outer_threads)
+    del inner_body, outer_body
+
+
+def test_serial_when_one_thread_or_few_iterations() -> None:
+    idents: list[int] = []
+
+    def fn(ctx: int, lo: int, hi: int) -> None:
+        idents.append(threading.get_ident())
+
+    body, address = _python_body(fn)
+    with pool.use_threads(1):
+        pool.parallel_for(address, 0, 1000, 1)
+    with pool.use_threads(4):
+        pool.parallel_for(address, 0, 10, 8)  # fewer than two grains
+    assert idents == [threading.get_ident()] * 2
+    del body
+
+
+def test_no_thread_leak_across_many_compiles() -> None:
+    from runtime.jit import compile_llvm_ir
+
+    ir = f"""
+    declare void @{pool.PARALLEL_FOR_SYMBOL}(ptr, ptr, i64, i64)
+    define internal void @body(ptr %ctx, i64 %lo, i64 %hi) {{
+      ret void
+    }}
+    define void @run(i64 %n) {{
+      call void @{pool.PARALLEL_FOR_SYMBOL}(ptr @body, ptr null, i64 %n, i64 1)
+      ret void
+    }}
+    """
+    before = threading.active_count()
+    for k in range(1000):
+        jit = compile_llvm_ir(ir, opt_level=0)
+        with pool.use_threads(1 + k % 4):
+            ctypes.CFUNCTYPE(None, ctypes.c_int64)(jit.get_function("run"))(8)
+    assert threading.active_count() <= before + 3
+    for k in range(20):  # whole programs, each compiled afresh
+        text = SMALL.replace("64x64", f"{64 + k}x64")
+        compile(text, threads=2)(np.zeros((64 + k, 64), np.float32))
+    assert threading.active_count() <= before + 3
+
+
+_EXIT_SCRIPT = """
+import threading, numpy as np
+from xla_tools import compile
+f = compile('''{text}''', threads=2)
+a = np.ones((512, 1024), np.float32)
+f(a, a)
+def busy():
+    for _ in range(100):
+        f(a, a)
+threading.Thread(target=busy, daemon=True).start()
+print("ok")
+"""
+
+
+def test_interpreter_exit_is_clean() -> None:
+    """Exit while the pool has workers (and a daemon thread is still running code)."""
+    result = subprocess.run(
+        [sys.executable, "-c", _EXIT_SCRIPT.format(text=ELEMENTWISE)],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "ok"
+    assert "Traceback" not in result.stderr and "Fatal" not in result.stderr
+
+
+_FORK_SCRIPT = """
+import os, numpy as np
+from runtime import threads
+from xla_tools import compile
+f = compile('''{text}''', threads=2)
+a = np.random.default_rng(0).standard_normal((512, 1024)).astype(np.float32)
+expected = f(a, a)
+assert threads.worker_count() >= 1
+pid = os.fork()
+if pid == 0:  # the child: the workers did not survive the fork; new ones are made
+    code = 1
+    try:
+        code = 0 if f(a, a).tobytes() == expected.tobytes() and threads.worker_count() >= 1 else 2
+    finally:
+        os._exit(code)
+_, status = os.waitpid(pid, 0)
+print(os.waitstatus_to_exitcode(status))
+"""
+
+
+@pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
+def test_pool_works_after_fork() -> None:
+    """In a fresh interpreter (forking the test process, which may hold JAX's threads, is unsafe)."""
+    result = subprocess.run(
+        [sys.executable, "-c", _FORK_SCRIPT.format(text=ELEMENTWISE)],
+        check=False,
+        capture_output=True,
+        text=True,
+        cwd=ROOT,
+        timeout=300,
+    )
+    assert result.returncode == 0, result.stderr
+    assert result.stdout.strip() == "0"
