@@ -134,6 +134,12 @@ def _interchange() -> type[ModulePass]:
     return LinalgInterchangePass
 
 
+def _vectorize_reductions() -> type[ModulePass]:
+    from lowering.codegen.vectorize_reductions import LinalgVectorizeReductionsPass
+
+    return LinalgVectorizeReductionsPass
+
+
 def _reassociate() -> type[ModulePass]:
     from lowering.codegen.linalg_reassociate import LinalgReassociateReductionsPass
 
@@ -242,6 +248,7 @@ LOWERING_PASSES: dict[str, PassFactory] = {
     "linalg-vectorize-contractions": _vectorize_contractions,
     "linalg-interchange": _interchange,
     "linalg-reassociate-reductions": _reassociate,
+    "linalg-vectorize-reductions": _vectorize_reductions,
     "convert-linalg-to-parallel-loops": _linalg_to_parallel_loops,
     "convert-complex-to-standard": _complex_to_standard,
     "arith-emulate-unsupported-floats": _emulate_floats,
@@ -281,6 +288,7 @@ LOWER_TO_LLVM: tuple[str, ...] = (
     "linalg-vectorize-contractions",
     "linalg-interchange",
     "linalg-reassociate-reductions",
+    "linalg-vectorize-reductions",
     "convert-linalg-to-parallel-loops",
     "convert-linalg-to-loops",
     "lower-affine",

@@ -1,0 +1,601 @@
+"""`linalg-vectorize-reductions`: reductions with partial results in vector registers
+(MLIR's `vector.multi_reduction` lowered by hand; XLA's row and column reduction
+emitters).
+
+Takes a `linalg.generic` on buffers that reduces (at least one `reduction`
+iterator) and whose innermost dimension `v` is read contiguously (the minor
+dimension, unit stride, of every operand that uses it), and emits loops with
+explicit `vector` ops instead of the scalar loop nest `convert-linalg-to-loops`
+would make. Its body is cloned on vectors of `lanes` elements: each element-wise
+`arith`/`math` op becomes the same op on vectors (scalars defined outside the
+generic or in an operand that `v` does not index are broadcast). Two forms:
+
+**Row form** (`v` is a reduction: sum/max over the minor dimension, a full
+reduction): `accumulators` independent vectors per output (the latency of the
+combining add or max is hidden behind independent chains) start at the
+combiner's identity; each iteration loads `accumulators` vectors of each input
+and combines them lane-wise. After the loop the vectors are combined lane-wise
+into one, reduced horizontally (`vector.reduction`) and combined with the
+output's initial value; the elements left over (fewer than `lanes *
+accumulators`) run as a scalar loop. The order changes, so each output must be
+combined by one op of a known kind:
+
+* exact in any order, always vectorized: `maximumf`/`minimumf` (NaN propagates
+  from any lane; `-0.0 < +0.0` is part of their order, so the result does not
+  depend on it), integer `add`, `mul`, `and`, `or`, `xor`, `max*`, `min*`
+  (two's complement wraps the same in any order);
+* float `addf`/`mulf`: only when the combiner carries `reassoc`, which
+  `linalg-reassociate-reductions` sets unless `reassociate=false`
+  (`compile(..., reassociate=False)`): then such a reduction keeps the spec's
+  order. The identity of `addf` is `-0.0`, so a sum of `-0.0`s stays `-0.0`.
+  Order: element `j` of the reduced range goes to lane `j mod lanes` of
+  accumulator `(j / lanes) mod accumulators`; the accumulators are combined as a
+  balanced tree (0 with 1, 2 with 3, ...), then LLVM's horizontal reduction,
+  then the output's initial value, then the scalar remainder in order.
+
+Variadic reductions (argmax's value and index pair, selected by compare and
+select) are not of this kind and keep the spec's order in the row form.
+
+**Column form** (`v` is parallel and some other dimension is a reduction: a sum
+over the rows of a matrix, argmax along a major dimension): each lane is a
+different output element, so the reduction order is the spec's for any body,
+variadic ones included. Blocks of `accumulators * lanes` consecutive outputs
+are loaded into vectors, the reduction loops (in their order) run with them
+carried in registers, and they are stored once; remaining columns run as
+scalars.
+
+The outer loops (the dimensions other than `v` in the row form, the parallel
+ones and the blocks of `v` in the column form) keep their order; the outermost
+one is an `scf.parallel` when `convert-linalg-to-parallel-loops` would have made
+it one (a parallel iterator with more than one iteration that indexes every
+output), so threads still split it. Generics that read an operand not indexed by
+every loop while reducing (contractions: the contraction code generator's) are
+left alone, as are element types other than f32, f64 and i8 to i64, bodies with
+other ops than `arith`/`math` or with `linalg.index`, and dynamic shapes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, memref, scf, vector
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    StringAttr,
+    VectorType,
+)
+from xdsl.dialects.linalg.attrs import IteratorType
+from xdsl.dialects.linalg.ops import GenericOp, YieldOp
+from xdsl.dialects.utils.fast_math import FastMathFlag
+from xdsl.dialects.vector import CombiningKindAttr, CombiningKindFlag
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineDimExpr
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+
+from lowering.codegen.emitter import INDEX, Emitter
+from lowering.codegen.fuse_reductions import contraction_like
+from lowering.codegen.target import get_target
+from lowering.to_llvm.common import memref_strides
+
+# ---------------------------------------------------------------------------
+# Combiners of the row form
+# ---------------------------------------------------------------------------
+
+_INF = float("inf")
+
+
+@dataclass(frozen=True)
+class Combiner:
+    kind: CombiningKindFlag
+    identity: Callable[[Attribute], float | int]
+    """The neutral element for an element type."""
+    needs_reassoc: bool = False
+
+
+def _int_bits(t: Attribute) -> int:
+    assert isinstance(t, IntegerType)
+    return t.width.data
+
+
+COMBINERS: dict[type[Operation], Combiner] = {
+    arith.AddfOp: Combiner(CombiningKindFlag.ADD, lambda t: -0.0, needs_reassoc=True),
+    arith.MulfOp: Combiner(CombiningKindFlag.MUL, lambda t: 1.0, needs_reassoc=True),
+    arith.MaximumfOp: Combiner(CombiningKindFlag.MAXIMUMF, lambda t: -_INF),
+    arith.MinimumfOp: Combiner(CombiningKindFlag.MINIMUMF, lambda t: _INF),
+    arith.AddiOp: Combiner(CombiningKindFlag.ADD, lambda t: 0),
+    arith.MuliOp: Combiner(CombiningKindFlag.MUL, lambda t: 1),
+    arith.AndIOp: Combiner(CombiningKindFlag.AND, lambda t: -1),
+    arith.OrIOp: Combiner(CombiningKindFlag.OR, lambda t: 0),
+    arith.XOrIOp: Combiner(CombiningKindFlag.XOR, lambda t: 0),
+    arith.MaxSIOp: Combiner(CombiningKindFlag.MAXSI, lambda t: -(1 << (_int_bits(t) - 1))),
+    arith.MinSIOp: Combiner(CombiningKindFlag.MINSI, lambda t: (1 << (_int_bits(t) - 1)) - 1),
+    arith.MaxUIOp: Combiner(CombiningKindFlag.MAXUI, lambda t: 0),
+    arith.MinUIOp: Combiner(CombiningKindFlag.MINUI, lambda t: -1),
+}
+"""The combining ops the row form reorders, with their `vector.reduction` kind."""
+
+
+def row_combiners(op: GenericOp) -> list[Operation] | None:
+    """For each output, the op combining its accumulator with a value computed from
+    the inputs alone, or None when an output has no such reorderable combiner."""
+    block = op.body.block
+    yield_op = block.last_op
+    assert isinstance(yield_op, YieldOp)
+    accumulators = block.args[len(op.inputs) :]
+    depends: set[SSAValue] = set(accumulators)
+    for inner in block.ops:
+        if any(v in depends for v in inner.operands):
+            depends.update(inner.results)
+    combiners: list[Operation] = []
+    for k, acc in enumerate(accumulators):
+        uses = list(acc.uses)
+        if len(uses) != 1:
+            return None
+        user = uses[0].operation
+        combiner = COMBINERS.get(type(user))
+        if combiner is None or yield_op.operands[k] is not user.results[0]:
+            return None
+        other = user.operands[1 - uses[0].index]
+        if other in depends or len(list(user.results[0].uses)) != 1:
+            return None
+        if combiner.needs_reassoc:
+            flags = getattr(user, "fastmath", None)
+            if flags is None or FastMathFlag.REASSOC not in flags.data:
+                return None
+        combiners.append(user)
+    return combiners
+
+
+# ---------------------------------------------------------------------------
+# Which generics, in which form
+# ---------------------------------------------------------------------------
+
+_ELEMENTS = (Float32Type, Float64Type)
+
+
+def _element_ok(t: Attribute) -> bool:
+    if isinstance(t, _ELEMENTS):
+        return True
+    return isinstance(t, IntegerType) and t.width.data in (8, 16, 32, 64)
+
+
+def _body_ok(op: GenericOp) -> bool:
+    for inner in op.body.block.ops:
+        if isinstance(inner, YieldOp):
+            continue
+        if inner.dialect_name() not in ("arith", "math") or inner.regions:
+            return False
+        for r in inner.results:
+            t = r.type
+            if not (_element_ok(t) or (isinstance(t, IntegerType) and t.width.data == 1)):
+                return False
+    return True
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How one generic is vectorized."""
+
+    form: str
+    """'row' (the innermost dimension is reduced) or 'column' (it is parallel)."""
+    sizes: tuple[int, ...]
+    """The extent of each iteration dimension."""
+    lanes: int
+    accumulators: int
+    parallel_outer: int | None
+    """The dimension whose loop becomes an `scf.parallel`, if any."""
+
+
+def plan(op: GenericOp, lanes: int, accumulators: int) -> Plan | None:
+    """The plan for `op` (see the module docstring), or None to leave it alone."""
+    iterators = [it.data for it in op.iterator_types.data]
+    if op.res or not iterators or IteratorType.REDUCTION not in iterators or not op.outputs:
+        return None
+    if contraction_like(op) or not _body_ok(op):
+        return None
+    maps = [m.data for m in op.indexing_maps.data]
+    if any(not all(isinstance(e, AffineDimExpr) for e in m.results) for m in maps):
+        return None
+    n = len(iterators)
+    v = n - 1
+    sizes: list[int] = [-1] * n
+    for value, m in zip(op.operands, maps):
+        t = value.type
+        if not isinstance(t, MemRefType) or not _element_ok(t.get_element_type()):
+            return None
+        shape = t.get_shape()
+        if any(s < 0 for s in shape):
+            return None
+        try:
+            strides = memref_strides(t)
+        except ValueError:
+            return None
+        for position, (e, s) in enumerate(zip(m.results, shape)):
+            assert isinstance(e, AffineDimExpr)
+            sizes[e.position] = s
+            if e.position == v and (position != len(m.results) - 1 or strides[-1] != 1):
+                return None  # not read contiguously along v
+    if any(s < 1 for s in sizes):
+        return None
+    n_in = len(op.inputs)
+    out_maps = maps[n_in:]
+    if iterators[v] == IteratorType.REDUCTION:
+        form = "row"
+        if row_combiners(op) is None:
+            return None
+    else:
+        form = "column"
+        if any(not m.results or m.results[-1] != AffineDimExpr(v) for m in out_maps):
+            return None
+    if sizes[v] < lanes:
+        return None
+    k = max(1, min(accumulators, sizes[v] // lanes))
+    outer = next((d for d in range(n) if sizes[d] > 1 and (d != v or form == "column")), None)
+    parallel_outer = None
+    if (
+        outer is not None
+        and iterators[outer] == IteratorType.PARALLEL
+        and all(AffineDimExpr(outer) in m.results for m in out_maps)
+        and not any(o in op.inputs for o in op.outputs)
+    ):
+        parallel_outer = outer
+    return Plan(form, tuple(sizes), lanes, k, parallel_outer)
+
+
+# ---------------------------------------------------------------------------
+# Emission
+# ---------------------------------------------------------------------------
+
+
+def _vector_of(t: Attribute, lanes: int) -> VectorType:
+    return VectorType(t, [lanes])
+
+
+class BodyCloner:
+    """Clones a generic's body with its block arguments bound to values (scalars or
+    vectors of `lanes`); an op with a vector operand becomes the op on vectors."""
+
+    def __init__(self, op: GenericOp, lanes: int):
+        self.op = op
+        self.lanes = lanes
+
+    def splat(self, em: Emitter, value: SSAValue, cache: dict[SSAValue, SSAValue]) -> SSAValue:
+        if isinstance(value.type, VectorType):
+            return value
+        if value not in cache:
+            cache[value] = em.value(vector.BroadcastOp(value, _vector_of(value.type, self.lanes)))
+        return cache[value]
+
+    def emit(self, em: Emitter, args: Sequence[SSAValue]) -> list[SSAValue]:
+        """The yielded values of the body on `args`."""
+        block = self.op.body.block
+        mapping: dict[SSAValue, SSAValue] = dict(zip(block.args, args))
+        splats: dict[SSAValue, SSAValue] = {}
+        for inner in block.ops:
+            if isinstance(inner, YieldOp):
+                return [mapping.get(v, v) for v in inner.operands]
+            operands = [mapping.get(v, v) for v in inner.operands]
+            if any(isinstance(v.type, VectorType) for v in operands):
+                operands = [self.splat(em, v, splats) for v in operands]
+                result_types = [_vector_of(r.type, self.lanes) for r in inner.results]
+            else:
+                result_types = [r.type for r in inner.results]
+            new = type(inner).create(
+                operands=operands,
+                result_types=result_types,
+                properties=dict(inner.properties),
+                attributes=dict(inner.attributes),
+            )
+            em.add(new)
+            mapping.update(zip(inner.results, new.results))
+        raise AssertionError("linalg.generic body without linalg.yield")
+
+
+def _constant(em: Emitter, value: float, t: Attribute) -> SSAValue:
+    if isinstance(t, AnyFloat):
+        return em.value(arith.ConstantOp(FloatAttr(float(value), t)))
+    assert isinstance(t, IntegerType)
+    bits = t.width.data
+    v = int(value) & ((1 << bits) - 1)
+    if v >= 1 << (bits - 1):
+        v -= 1 << bits
+    return em.value(arith.ConstantOp(IntegerAttr(v, t)))
+
+
+def reduction(value: SSAValue, kind: CombiningKindFlag, combiner: Operation) -> vector.ReductionOp:
+    """`vector.reduction <kind>` of `value` to its element type, with the combiner's
+    fast-math flags (xDSL's builder would give it the vector's type)."""
+    t = value.type
+    assert isinstance(t, VectorType)
+    properties: dict[str, Attribute] = {"kind": CombiningKindAttr(kind)}
+    fastmath = getattr(combiner, "fastmath", None)
+    if isinstance(fastmath, arith.FastMathFlagsAttr) and fastmath.data:
+        properties["fastmath"] = fastmath
+    return vector.ReductionOp.create(operands=[value], result_types=[t.element_type], properties=properties)
+
+
+def _clone_combiner(em: Emitter, combiner: Operation, acc_first: bool, a: SSAValue, b: SSAValue) -> SSAValue:
+    """`combiner` applied to accumulator `a` and value `b`, operands in its order."""
+    operands = [a, b] if acc_first else [b, a]
+    new = type(combiner).create(
+        operands=operands,
+        result_types=[a.type],
+        properties=dict(combiner.properties),
+        attributes=dict(combiner.attributes),
+    )
+    return em.value(new)
+
+
+class Vectorizer:
+    """Emits the loops of one planned generic before it, then erases it."""
+
+    def __init__(self, op: GenericOp, p: Plan):
+        self.op = op
+        self.p = p
+        self.maps = [m.data for m in op.indexing_maps.data]
+        self.n_in = len(op.inputs)
+        self.v = len(p.sizes) - 1
+        self.vector_body = BodyCloner(op, p.lanes)
+        self.scalar_body = BodyCloner(op, 1)
+
+    # -- operand access -------------------------------------------------------
+
+    def _indices(self, em: Emitter, k: int, dims: Sequence[SSAValue | int]) -> list[SSAValue]:
+        return [em.materialize(em.affine(e, dims)) for e in self.maps[k].results]
+
+    def _uses_v(self, k: int) -> bool:
+        return AffineDimExpr(self.v) in self.maps[k].results
+
+    def load(self, em: Emitter, k: int, dims: Sequence[SSAValue | int], lanes: int) -> SSAValue:
+        """Operand `k` at `dims`: a vector of `lanes` along v if it uses v, else a scalar."""
+        value = self.op.operands[k]
+        t = value.type
+        assert isinstance(t, MemRefType)
+        indices = self._indices(em, k, dims)
+        if lanes > 1 and self._uses_v(k):
+            return em.value(vector.LoadOp(value, indices, _vector_of(t.get_element_type(), lanes)))
+        return em.value(memref.LoadOp.get(value, indices))
+
+    def store(self, em: Emitter, value: SSAValue, k: int, dims: Sequence[SSAValue | int]) -> None:
+        target = self.op.operands[k]
+        indices = self._indices(em, k, dims)
+        if isinstance(value.type, VectorType):
+            em.add(vector.StoreOp(value, target, indices))
+        else:
+            em.add(memref.StoreOp.get(value, target, indices))
+
+    def inputs_at(self, em: Emitter, dims: Sequence[SSAValue | int], lanes: int) -> list[SSAValue]:
+        return [self.load(em, k, dims, lanes) for k in range(self.n_in)]
+
+    # -- loops ----------------------------------------------------------------
+
+    def nest(
+        self,
+        em: Emitter,
+        loops: Sequence[tuple[int, SSAValue | int, SSAValue | int, int]],
+        dims: dict[int, SSAValue | int],
+        body: Callable[[Emitter, dict[int, SSAValue | int]], None],
+    ) -> None:
+        """Loops (dimension, lower, upper, step) around `body`, without carried values;
+        the one over `parallel_outer` is an `scf.parallel`."""
+        if not loops:
+            body(em, dims)
+            return
+        (d, lower, upper, step), rest = loops[0], loops[1:]
+        if d == self.p.parallel_outer:
+            block = Block(arg_types=[INDEX])
+            inner = Emitter(block=block)
+            self.nest(inner, rest, {**dims, d: block.args[0]}, body)
+            block.add_op(scf.ReduceOp())
+            em.add(
+                scf.ParallelOp(
+                    [em.materialize(lower)], [em.materialize(upper)], [em.index(step)], Region(block)
+                )
+            )
+            return
+
+        def loop_body(inner: Emitter, iv: SSAValue, carried: Sequence[SSAValue]) -> Sequence[SSAValue]:
+            self.nest(inner, rest, {**dims, d: iv}, body)
+            return []
+
+        em.loop(lower, upper, step, loop_body)
+
+    def emit(self) -> None:
+        em = Emitter()
+        if self.p.form == "row":
+            self.emit_row(em)
+        else:
+            self.emit_column(em)
+        first = next(o for o in em.ops if isinstance(o, (scf.ForOp, scf.ParallelOp)))
+        first.attributes["vectorized"] = StringAttr(f"{self.p.form}({self.p.lanes}x{self.p.accumulators})")
+        rewriter = Rewriter()
+        rewriter.replace_op(self.op, em.ops, [])
+
+    # -- row form -------------------------------------------------------------
+
+    def emit_row(self, em: Emitter) -> None:
+        p = self.p
+        outer = [(d, 0, p.sizes[d], 1) for d in range(len(p.sizes)) if d != self.v]
+        self.nest(em, outer, {}, self.row_body)
+
+    def row_body(self, em: Emitter, dims: dict[int, SSAValue | int]) -> None:
+        p = self.p
+        op = self.op
+        combiners = row_combiners(op)
+        assert combiners is not None
+        accs = op.body.block.args[self.n_in :]
+        acc_first = [c.operands[0] is a for c, a in zip(combiners, accs)]
+        out_types = [a.type for a in accs]
+        kinds = [COMBINERS[type(c)] for c in combiners]
+        n_out = len(accs)
+        step = p.lanes * p.accumulators
+        main = p.sizes[self.v] - p.sizes[self.v] % step
+        identities = []
+        for c, t in zip(kinds, out_types):
+            scalar = _constant(em, c.identity(t), t)
+            identities.append(em.value(vector.BroadcastOp(scalar, _vector_of(t, p.lanes))))
+        init = [identities[j] for _ in range(p.accumulators) for j in range(n_out)]
+
+        def at(j: SSAValue | int) -> list[SSAValue | int]:
+            return [dims.get(d, j) if d != self.v else j for d in range(len(p.sizes))]
+
+        def vector_step(inner: Emitter, iv: SSAValue, carried: Sequence[SSAValue]) -> Sequence[SSAValue]:
+            out: list[SSAValue] = []
+            for u in range(p.accumulators):
+                position = inner.addi(iv, u * p.lanes)
+                args = self.inputs_at(inner, at(position), p.lanes)
+                out += self.vector_body.emit(inner, [*args, *carried[u * n_out : (u + 1) * n_out]])
+            return out
+
+        partial = list(em.loop(0, main, step, vector_step, init))
+        # Combine the accumulators as a balanced tree, then across lanes.
+        groups = [partial[u * n_out : (u + 1) * n_out] for u in range(p.accumulators)]
+        while len(groups) > 1:
+            paired = []
+            for g in range(0, len(groups) - 1, 2):
+                paired.append(
+                    [
+                        _clone_combiner(em, combiners[j], acc_first[j], groups[g][j], groups[g + 1][j])
+                        for j in range(n_out)
+                    ]
+                )
+            if len(groups) % 2:
+                paired.append(groups[-1])
+            groups = paired
+        results: list[SSAValue] = []
+        out_dims = at(0)
+        for j in range(n_out):
+            reduced = em.value(reduction(groups[0][j], kinds[j].kind, combiners[j]))
+            initial = self.load(em, self.n_in + j, out_dims, 1)
+            results.append(_clone_combiner(em, combiners[j], acc_first[j], initial, reduced))
+        if main < p.sizes[self.v]:
+
+            def scalar_step(inner: Emitter, iv: SSAValue, carried: Sequence[SSAValue]) -> Sequence[SSAValue]:
+                args = self.inputs_at(inner, at(iv), 1)
+                return self.scalar_body.emit(inner, [*args, *carried])
+
+            results = list(em.loop(main, p.sizes[self.v], 1, scalar_step, results))
+        for j, r in enumerate(results):
+            self.store(em, r, self.n_in + j, out_dims)
+
+    # -- column form ----------------------------------------------------------
+
+    def emit_column(self, em: Emitter) -> None:
+        p = self.p
+        iterators = [it.data for it in self.op.iterator_types.data]
+        parallel = [d for d in range(len(p.sizes)) if iterators[d] == IteratorType.PARALLEL and d != self.v]
+        width = p.lanes * p.accumulators
+        main = p.sizes[self.v] - p.sizes[self.v] % width
+        outer = [(d, 0, p.sizes[d], 1) for d in parallel]
+        if main:
+            self.nest(em, [*outer, (self.v, 0, main, width)], {}, self.column_block(p.accumulators, p.lanes))
+        if main < p.sizes[self.v]:
+            tail = [*outer, (self.v, main, p.sizes[self.v], 1)]
+            saved = self.p
+            self.p = Plan(p.form, p.sizes, p.lanes, p.accumulators, None)  # a short tail: no threads
+            self.nest(em, tail, {}, self.column_block(1, 1))
+            self.p = saved
+
+    def column_block(self, accumulators: int, lanes: int) -> Callable[[Emitter, dict[int, SSAValue | int]], None]:
+        p = self.p
+        iterators = [it.data for it in self.op.iterator_types.data]
+        reductions = [d for d in range(len(p.sizes)) if iterators[d] == IteratorType.REDUCTION]
+        n_out = len(self.op.outputs)
+        body = self.vector_body if lanes > 1 else self.scalar_body
+
+        def block(em: Emitter, dims: dict[int, SSAValue | int]) -> None:
+            def at(u: int, inner_dims: dict[int, SSAValue | int], e: Emitter) -> list[SSAValue | int]:
+                full = {**inner_dims, self.v: e.addi(inner_dims[self.v], u * lanes)}
+                return [full.get(d, 0) for d in range(len(p.sizes))]
+
+            accs = [
+                self.load(em, self.n_in + j, at(u, dims, em), lanes) for u in range(accumulators) for j in range(n_out)
+            ]
+
+            def reduce_level(e: Emitter, level: int, inner_dims: dict[int, SSAValue | int], carried: Sequence[SSAValue]):
+                if level == len(reductions):
+                    out: list[SSAValue] = []
+                    for u in range(accumulators):
+                        args = self.inputs_at(e, at(u, inner_dims, e), lanes)
+                        out += body.emit(e, [*args, *carried[u * n_out : (u + 1) * n_out]])
+                    return out
+                d = reductions[level]
+
+                def step(inner: Emitter, iv: SSAValue, values: Sequence[SSAValue]) -> Sequence[SSAValue]:
+                    return reduce_level(inner, level + 1, {**inner_dims, d: iv}, values)
+
+                return list(e.loop(0, p.sizes[d], 1, step, carried))
+
+            results = reduce_level(em, 0, dims, accs)
+            for u in range(accumulators):
+                for j in range(n_out):
+                    self.store(em, results[u * n_out + j], self.n_in + j, at(u, dims, em))
+
+        return block
+
+
+# ---------------------------------------------------------------------------
+# The pass
+# ---------------------------------------------------------------------------
+
+
+def vectorize_reduction(op: GenericOp, lanes: int, accumulators: int) -> str | None:
+    """Vectorize `op` in place if it qualifies; return its form ('row', 'column') or None."""
+    if lanes < 2:
+        return None
+    p = plan(op, lanes, accumulators)
+    if p is None:
+        return None
+    Vectorizer(op, p).emit()
+    return p.form
+
+
+def _lanes_for(op: GenericOp, vector_bits: int) -> int:
+    widths = [
+        t.width.data if isinstance(t, IntegerType) else t.bitwidth
+        for t in (a.type for a in op.body.block.args)
+        if isinstance(t, (IntegerType, *_ELEMENTS))
+    ]
+    return max(1, vector_bits // max(widths, default=32))
+
+
+@dataclass(frozen=True)
+class LinalgVectorizeReductionsPass(ModulePass):
+    """Row and column reductions on buffers → loops of `vector` ops with partial
+    results in registers (the reduction is reordered only where exact or allowed)."""
+
+    name = "linalg-vectorize-reductions"
+
+    vector_bits: int = 0
+    """Width of a vector (0: the target's, `lowering/codegen/target.py`); a vector
+    holds `vector_bits` / (widest element of the body) lanes."""
+
+    accumulators: int = 4
+    """Independent vector accumulators (row form) or vectors of outputs per block
+    (column form)."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        bits = self.vector_bits or get_target().vector_bits
+        for inner in list(op.walk()):
+            if isinstance(inner, GenericOp) and inner.parent is not None:
+                vectorize_reduction(inner, _lanes_for(inner, bits), self.accumulators)
+
+
+__all__ = [
+    "COMBINERS",
+    "LinalgVectorizeReductionsPass",
+    "Plan",
+    "plan",
+    "row_combiners",
+    "vectorize_reduction",
+]
