@@ -33,8 +33,20 @@ combined by one op of a known kind:
   balanced tree (0 with 1, 2 with 3, ...), then LLVM's horizontal reduction,
   then the output's initial value, then the scalar remainder in order.
 
-Variadic reductions (argmax's value and index pair, selected by compare and
-select) are not of this kind and keep the spec's order in the row form.
+**Selection form** (`v` reduced by a variadic body that picks an element:
+argmax's value and index pair, chosen by compares and selects): every output
+is `select(p, acc, x)` (either order) of its accumulator and a candidate `x`
+computed from the inputs, and one output's candidate is the position along `v`
+(`index_cast(linalg.index v)`, which `linalg-fold-broadcasts` makes of an
+iota operand; in a vector clone it is the vector `base + [0, 1, ...]`). Each
+accumulator starts as the candidates of one of the first vectors and runs the
+body lane-wise. Partial results are merged by the body itself with the one
+holding the smaller position on the left (two accumulators, then the halves of
+the lanes, by `vector.shuffle`), so ties keep the smallest index and, with
+JAX's argmax body, the first NaN wins as in the spec's order; then the output's
+initial value is combined on the left, as the spec passes it, and the
+remainder runs in order. The value output of a tie between `-0.0` and `+0.0`
+may be either zero. Skipped with `reassociate=false`.
 
 **Column form** (`v` is parallel and some other dimension is a reduction: a sum
 over the rows of a matrix, argmax along a major dimension): each lane is a
@@ -63,6 +75,8 @@ from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf, vector
 from xdsl.dialects.builtin import (
     AnyFloat,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
     Float32Type,
     Float64Type,
     FloatAttr,
@@ -72,9 +86,10 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     StringAttr,
     VectorType,
+    i64,
 )
 from xdsl.dialects.linalg.attrs import IteratorType
-from xdsl.dialects.linalg.ops import GenericOp, YieldOp
+from xdsl.dialects.linalg.ops import GenericOp, IndexOp, YieldOp
 from xdsl.dialects.utils.fast_math import FastMathFlag
 from xdsl.dialects.vector import CombiningKindAttr, CombiningKindFlag
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
@@ -157,6 +172,74 @@ def row_combiners(op: GenericOp) -> list[Operation] | None:
 
 
 # ---------------------------------------------------------------------------
+# Selection reductions of the row form (argmax: a value and its position)
+# ---------------------------------------------------------------------------
+
+
+def _dependents(block: Block, roots: Sequence[SSAValue]) -> set[SSAValue]:
+    """The values of `block` computed (transitively) from `roots`, roots included."""
+    found: set[SSAValue] = set(roots)
+    for inner in block.ops:
+        if any(v in found for v in inner.operands):
+            found.update(inner.results)
+    return found
+
+
+def _is_position(value: SSAValue, v: int) -> bool:
+    """Whether `value` is `arith.index_cast (linalg.index v)`."""
+    owner = value.owner
+    if not isinstance(owner, arith.IndexCastOp):
+        return False
+    source = owner.input.owner
+    return isinstance(source, IndexOp) and source.dim.value.data == v
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Each output `k` is `select(p_k, acc_k, x_k)` (or with `x_k` first): the body
+    picks an element, and output `position` is the element's index along `v`."""
+
+    values: tuple[SSAValue, ...]
+    """`x_k`, the candidate of each output, computed from the inputs alone."""
+    position: int
+
+
+def row_selection(op: GenericOp, v: int) -> Selection | None:
+    """The selection structure of `op`'s body, or None."""
+    block = op.body.block
+    yield_op = block.last_op
+    assert isinstance(yield_op, YieldOp)
+    accumulators = list(block.args[len(op.inputs) :])
+    from_acc = _dependents(block, accumulators)
+    index_ops = [o.results[0] for o in block.ops if isinstance(o, IndexOp)]
+    from_inputs = _dependents(block, [*block.args[: len(op.inputs)], *index_ops])
+    values: list[SSAValue] = []
+    for k, acc in enumerate(accumulators):
+        select = yield_op.operands[k].owner
+        if not isinstance(select, arith.SelectOp):
+            return None
+        pair = [select.lhs, select.rhs]
+        if acc not in pair:
+            return None
+        x = pair[1 - pair.index(acc)]
+        if x in from_acc:
+            return None
+        values.append(x)
+    positions = [k for k, x in enumerate(values) if _is_position(x, v)]
+    if len(positions) != 1:
+        return None
+    # A merge of two partial results runs the ops that read an accumulator with the
+    # candidates replaced: every other value they read must be a candidate.
+    for inner in block.ops:
+        if isinstance(inner, YieldOp) or not any(r in from_acc for r in inner.results):
+            continue
+        for operand in inner.operands:
+            if operand in from_inputs and operand not in from_acc and operand not in values:
+                return None
+    return Selection(tuple(values), positions[0])
+
+
+# ---------------------------------------------------------------------------
 # Which generics, in which form
 # ---------------------------------------------------------------------------
 
@@ -169,9 +252,18 @@ def _element_ok(t: Attribute) -> bool:
     return isinstance(t, IntegerType) and t.width.data in (8, 16, 32, 64)
 
 
-def _body_ok(op: GenericOp) -> bool:
+def _body_ok(op: GenericOp, v: int) -> bool:
+    """Element-wise `arith`/`math` ops on supported types, and `linalg.index`; the
+    index along `v` only converted to an integer (it becomes a vector of positions)."""
     for inner in op.body.block.ops:
         if isinstance(inner, YieldOp):
+            continue
+        if isinstance(inner, IndexOp):
+            if inner.dim.value.data == v and not all(
+                isinstance(u.operation, arith.IndexCastOp) and _element_ok(u.operation.result.type)
+                for u in inner.result.uses
+            ):
+                return False
             continue
         if inner.dialect_name() not in ("arith", "math") or inner.regions:
             return False
@@ -187,7 +279,8 @@ class Plan:
     """How one generic is vectorized."""
 
     form: str
-    """'row' (the innermost dimension is reduced) or 'column' (it is parallel)."""
+    """'row' (the innermost dimension is reduced by reorderable combiners),
+    'select' (it is reduced by a selection: argmax) or 'column' (it is parallel)."""
     sizes: tuple[int, ...]
     """The extent of each iteration dimension."""
     lanes: int
@@ -196,18 +289,18 @@ class Plan:
     """The dimension whose loop becomes an `scf.parallel`, if any."""
 
 
-def plan(op: GenericOp, lanes: int, accumulators: int) -> Plan | None:
+def plan(op: GenericOp, lanes: int, accumulators: int, reassociate: bool = True) -> Plan | None:
     """The plan for `op` (see the module docstring), or None to leave it alone."""
     iterators = [it.data for it in op.iterator_types.data]
     if op.res or not iterators or IteratorType.REDUCTION not in iterators or not op.outputs:
         return None
-    if contraction_like(op) or not _body_ok(op):
+    n = len(iterators)
+    v = n - 1
+    if contraction_like(op) or not _body_ok(op, v):
         return None
     maps = [m.data for m in op.indexing_maps.data]
     if any(not all(isinstance(e, AffineDimExpr) for e in m.results) for m in maps):
         return None
-    n = len(iterators)
-    v = n - 1
     sizes: list[int] = [-1] * n
     for value, m in zip(op.operands, maps):
         t = value.type
@@ -227,11 +320,13 @@ def plan(op: GenericOp, lanes: int, accumulators: int) -> Plan | None:
                 return None  # not read contiguously along v
     if any(s < 1 for s in sizes):
         return None
-    n_in = len(op.inputs)
-    out_maps = maps[n_in:]
+    out_maps = maps[len(op.inputs) :]
     if iterators[v] == IteratorType.REDUCTION:
-        form = "row"
-        if row_combiners(op) is None:
+        if row_combiners(op) is not None:
+            form = "row"
+        elif reassociate and row_selection(op, v) is not None:
+            form = "select"
+        else:
             return None
     else:
         form = "column"
@@ -256,38 +351,79 @@ def plan(op: GenericOp, lanes: int, accumulators: int) -> Plan | None:
 # Emission
 # ---------------------------------------------------------------------------
 
+Index = SSAValue | int
+SCALAR = 0
+"""`lanes` of a scalar clone (1 is a one-element vector)."""
+
 
 def _vector_of(t: Attribute, lanes: int) -> VectorType:
     return VectorType(t, [lanes])
 
 
+class _Position:
+    """What `linalg.index v` is bound to in a vector clone: lane `j` is `base + j`."""
+
+    def __init__(self, base: SSAValue):
+        self.base = base
+
+
 class BodyCloner:
-    """Clones a generic's body with its block arguments bound to values (scalars or
-    vectors of `lanes`); an op with a vector operand becomes the op on vectors."""
+    """Clones a generic's body at a point of the iteration space: its block
+    arguments bound to values (scalars, or vectors of `lanes` along dimension `v`),
+    `linalg.index d` to that point's `dims[d]` (a vector of positions for `v`); an
+    op with a vector operand becomes the op on vectors."""
 
-    def __init__(self, op: GenericOp, lanes: int):
+    def __init__(self, op: GenericOp, v: int):
         self.op = op
-        self.lanes = lanes
+        self.v = v
 
-    def splat(self, em: Emitter, value: SSAValue, cache: dict[SSAValue, SSAValue]) -> SSAValue:
-        if isinstance(value.type, VectorType):
-            return value
-        if value not in cache:
-            cache[value] = em.value(vector.BroadcastOp(value, _vector_of(value.type, self.lanes)))
-        return cache[value]
-
-    def emit(self, em: Emitter, args: Sequence[SSAValue]) -> list[SSAValue]:
-        """The yielded values of the body on `args`."""
-        block = self.op.body.block
-        mapping: dict[SSAValue, SSAValue] = dict(zip(block.args, args))
+    def clone(
+        self,
+        em: Emitter,
+        bindings: dict[SSAValue, SSAValue],
+        dims: Sequence[Index],
+        lanes: int,
+        only: Callable[[Operation], bool] | None = None,
+    ) -> dict[SSAValue, SSAValue]:
+        """Clone the body's ops (those `only` accepts) with `bindings`; return the map
+        from body values to their clones."""
+        mapping: dict[SSAValue, SSAValue] = dict(bindings)
+        positions: dict[SSAValue, _Position] = {}
         splats: dict[SSAValue, SSAValue] = {}
-        for inner in block.ops:
-            if isinstance(inner, YieldOp):
-                return [mapping.get(v, v) for v in inner.operands]
-            operands = [mapping.get(v, v) for v in inner.operands]
-            if any(isinstance(v.type, VectorType) for v in operands):
-                operands = [self.splat(em, v, splats) for v in operands]
-                result_types = [_vector_of(r.type, self.lanes) for r in inner.results]
+
+        def splat(value: SSAValue) -> SSAValue:
+            if isinstance(value.type, VectorType):
+                return value
+            if value not in splats:
+                splats[value] = em.value(vector.BroadcastOp(value, _vector_of(value.type, lanes)))
+            return splats[value]
+
+        for inner in self.op.body.block.ops:
+            if isinstance(inner, YieldOp) or (only is not None and not only(inner)):
+                continue
+            if all(r in mapping for r in inner.results):
+                continue
+            if isinstance(inner, IndexOp):
+                d = inner.dim.value.data
+                value = em.materialize(dims[d])
+                if d == self.v and lanes != SCALAR:
+                    positions[inner.result] = _Position(value)
+                else:
+                    mapping[inner.result] = value
+                continue
+            if isinstance(inner, arith.IndexCastOp) and inner.input in positions:
+                base = em.value(arith.IndexCastOp(positions[inner.input].base, inner.result.type))
+                ramp = em.value(vector.BroadcastOp(base, _vector_of(base.type, lanes)))
+                if lanes > 1:
+                    t = _vector_of(base.type, lanes)
+                    steps = em.value(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(t, list(range(lanes)))))
+                    ramp = em.value(arith.AddiOp(ramp, steps))
+                mapping[inner.result] = ramp
+                continue
+            operands = [mapping.get(x, x) for x in inner.operands]
+            if lanes != SCALAR and any(isinstance(x.type, VectorType) for x in operands):
+                operands = [splat(x) for x in operands]
+                result_types = [_vector_of(r.type, lanes) for r in inner.results]
             else:
                 result_types = [r.type for r in inner.results]
             new = type(inner).create(
@@ -298,18 +434,15 @@ class BodyCloner:
             )
             em.add(new)
             mapping.update(zip(inner.results, new.results))
-        raise AssertionError("linalg.generic body without linalg.yield")
+        return mapping
 
-
-def _constant(em: Emitter, value: float, t: Attribute) -> SSAValue:
-    if isinstance(t, AnyFloat):
-        return em.value(arith.ConstantOp(FloatAttr(float(value), t)))
-    assert isinstance(t, IntegerType)
-    bits = t.width.data
-    v = int(value) & ((1 << bits) - 1)
-    if v >= 1 << (bits - 1):
-        v -= 1 << bits
-    return em.value(arith.ConstantOp(IntegerAttr(v, t)))
+    def emit(self, em: Emitter, args: Sequence[SSAValue], dims: Sequence[Index], lanes: int) -> list[SSAValue]:
+        """The yielded values of the whole body on `args`."""
+        block = self.op.body.block
+        mapping = self.clone(em, dict(zip(block.args, args)), dims, lanes)
+        yield_op = block.last_op
+        assert isinstance(yield_op, YieldOp)
+        return [mapping.get(x, x) for x in yield_op.operands]
 
 
 def reduction(value: SSAValue, kind: CombiningKindFlag, combiner: Operation) -> vector.ReductionOp:
@@ -324,6 +457,17 @@ def reduction(value: SSAValue, kind: CombiningKindFlag, combiner: Operation) -> 
     return vector.ReductionOp.create(operands=[value], result_types=[t.element_type], properties=properties)
 
 
+def _constant(em: Emitter, value: float, t: Attribute) -> SSAValue:
+    if isinstance(t, AnyFloat):
+        return em.value(arith.ConstantOp(FloatAttr(float(value), t)))
+    assert isinstance(t, IntegerType)
+    bits = t.width.data
+    v = int(value) & ((1 << bits) - 1)
+    if v >= 1 << (bits - 1):
+        v -= 1 << bits
+    return em.value(arith.ConstantOp(IntegerAttr(v, t)))
+
+
 def _clone_combiner(em: Emitter, combiner: Operation, acc_first: bool, a: SSAValue, b: SSAValue) -> SSAValue:
     """`combiner` applied to accumulator `a` and value `b`, operands in its order."""
     operands = [a, b] if acc_first else [b, a]
@@ -336,6 +480,16 @@ def _clone_combiner(em: Emitter, combiner: Operation, acc_first: bool, a: SSAVal
     return em.value(new)
 
 
+def _tree(groups: list[list[SSAValue]], merge: Callable[[list[SSAValue], list[SSAValue]], list[SSAValue]]):
+    """Combine `groups` pairwise (0 with 1, 2 with 3, ...) until one is left."""
+    while len(groups) > 1:
+        paired = [merge(groups[g], groups[g + 1]) for g in range(0, len(groups) - 1, 2)]
+        if len(groups) % 2:
+            paired.append(groups[-1])
+        groups = paired
+    return groups[0]
+
+
 class Vectorizer:
     """Emits the loops of one planned generic before it, then erases it."""
 
@@ -345,28 +499,27 @@ class Vectorizer:
         self.maps = [m.data for m in op.indexing_maps.data]
         self.n_in = len(op.inputs)
         self.v = len(p.sizes) - 1
-        self.vector_body = BodyCloner(op, p.lanes)
-        self.scalar_body = BodyCloner(op, 1)
+        self.body = BodyCloner(op, self.v)
 
     # -- operand access -------------------------------------------------------
 
-    def _indices(self, em: Emitter, k: int, dims: Sequence[SSAValue | int]) -> list[SSAValue]:
+    def _indices(self, em: Emitter, k: int, dims: Sequence[Index]) -> list[SSAValue]:
         return [em.materialize(em.affine(e, dims)) for e in self.maps[k].results]
 
-    def _uses_v(self, k: int) -> bool:
-        return AffineDimExpr(self.v) in self.maps[k].results
-
-    def load(self, em: Emitter, k: int, dims: Sequence[SSAValue | int], lanes: int) -> SSAValue:
-        """Operand `k` at `dims`: a vector of `lanes` along v if it uses v, else a scalar."""
+    def load(self, em: Emitter, k: int, dims: Sequence[Index], lanes: int) -> SSAValue:
+        """Operand `k` at `dims`: a vector of `lanes` along v if it uses v (and
+        `lanes` is not SCALAR), else a scalar."""
         value = self.op.operands[k]
         t = value.type
         assert isinstance(t, MemRefType)
         indices = self._indices(em, k, dims)
-        if lanes > 1 and self._uses_v(k):
+        if lanes != SCALAR and AffineDimExpr(self.v) in self.maps[k].results:
+            return em.value(vector.LoadOp(value, indices, _vector_of(t.get_element_type(), lanes)))
+        if lanes != SCALAR and k >= self.n_in:  # an output, read as a vector of one
             return em.value(vector.LoadOp(value, indices, _vector_of(t.get_element_type(), lanes)))
         return em.value(memref.LoadOp.get(value, indices))
 
-    def store(self, em: Emitter, value: SSAValue, k: int, dims: Sequence[SSAValue | int]) -> None:
+    def store(self, em: Emitter, value: SSAValue, k: int, dims: Sequence[Index]) -> None:
         target = self.op.operands[k]
         indices = self._indices(em, k, dims)
         if isinstance(value.type, VectorType):
@@ -374,28 +527,33 @@ class Vectorizer:
         else:
             em.add(memref.StoreOp.get(value, target, indices))
 
-    def inputs_at(self, em: Emitter, dims: Sequence[SSAValue | int], lanes: int) -> list[SSAValue]:
+    def inputs_at(self, em: Emitter, dims: Sequence[Index], lanes: int) -> list[SSAValue]:
         return [self.load(em, k, dims, lanes) for k in range(self.n_in)]
+
+    def body_at(self, em: Emitter, dims: Sequence[Index], lanes: int, accs: Sequence[SSAValue]) -> list[SSAValue]:
+        """The body's yields at `dims` with accumulators `accs`."""
+        return self.body.emit(em, [*self.inputs_at(em, dims, lanes), *accs], dims, lanes)
 
     # -- loops ----------------------------------------------------------------
 
     def nest(
         self,
         em: Emitter,
-        loops: Sequence[tuple[int, SSAValue | int, SSAValue | int, int]],
-        dims: dict[int, SSAValue | int],
-        body: Callable[[Emitter, dict[int, SSAValue | int]], None],
+        loops: Sequence[tuple[int, Index, Index, int]],
+        dims: dict[int, Index],
+        body: Callable[[Emitter, dict[int, Index]], None],
+        parallel: bool = True,
     ) -> None:
         """Loops (dimension, lower, upper, step) around `body`, without carried values;
-        the one over `parallel_outer` is an `scf.parallel`."""
+        the one over `parallel_outer` is an `scf.parallel` (if `parallel`)."""
         if not loops:
             body(em, dims)
             return
         (d, lower, upper, step), rest = loops[0], loops[1:]
-        if d == self.p.parallel_outer:
+        if parallel and d == self.p.parallel_outer:
             block = Block(arg_types=[INDEX])
             inner = Emitter(block=block)
-            self.nest(inner, rest, {**dims, d: block.args[0]}, body)
+            self.nest(inner, rest, {**dims, d: block.args[0]}, body, parallel)
             block.add_op(scf.ReduceOp())
             em.add(
                 scf.ParallelOp(
@@ -405,86 +563,142 @@ class Vectorizer:
             return
 
         def loop_body(inner: Emitter, iv: SSAValue, carried: Sequence[SSAValue]) -> Sequence[SSAValue]:
-            self.nest(inner, rest, {**dims, d: iv}, body)
+            self.nest(inner, rest, {**dims, d: iv}, body, parallel)
             return []
 
         em.loop(lower, upper, step, loop_body)
 
     def emit(self) -> None:
         em = Emitter()
-        if self.p.form == "row":
-            self.emit_row(em)
-        else:
-            self.emit_column(em)
+        {"row": self.emit_row, "select": self.emit_row, "column": self.emit_column}[self.p.form](em)
         first = next(o for o in em.ops if isinstance(o, (scf.ForOp, scf.ParallelOp)))
         first.attributes["vectorized"] = StringAttr(f"{self.p.form}({self.p.lanes}x{self.p.accumulators})")
-        rewriter = Rewriter()
-        rewriter.replace_op(self.op, em.ops, [])
+        Rewriter().replace_op(self.op, em.ops, [])
 
-    # -- row form -------------------------------------------------------------
+    # -- row forms ------------------------------------------------------------
 
     def emit_row(self, em: Emitter) -> None:
         p = self.p
         outer = [(d, 0, p.sizes[d], 1) for d in range(len(p.sizes)) if d != self.v]
-        self.nest(em, outer, {}, self.row_body)
+        self.nest(em, outer, {}, self.row_body if p.form == "row" else self.select_body)
 
-    def row_body(self, em: Emitter, dims: dict[int, SSAValue | int]) -> None:
+    def _at(self, dims: dict[int, Index], j: Index) -> list[Index]:
+        return [j if d == self.v else dims.get(d, 0) for d in range(len(self.p.sizes))]
+
+    def row_body(self, em: Emitter, dims: dict[int, Index]) -> None:
         p = self.p
-        op = self.op
-        combiners = row_combiners(op)
+        combiners = row_combiners(self.op)
         assert combiners is not None
-        accs = op.body.block.args[self.n_in :]
+        accs = self.op.body.block.args[self.n_in :]
         acc_first = [c.operands[0] is a for c, a in zip(combiners, accs)]
-        out_types = [a.type for a in accs]
         kinds = [COMBINERS[type(c)] for c in combiners]
         n_out = len(accs)
         step = p.lanes * p.accumulators
         main = p.sizes[self.v] - p.sizes[self.v] % step
         identities = []
-        for c, t in zip(kinds, out_types):
-            scalar = _constant(em, c.identity(t), t)
-            identities.append(em.value(vector.BroadcastOp(scalar, _vector_of(t, p.lanes))))
-        init = [identities[j] for _ in range(p.accumulators) for j in range(n_out)]
-
-        def at(j: SSAValue | int) -> list[SSAValue | int]:
-            return [dims.get(d, j) if d != self.v else j for d in range(len(p.sizes))]
+        for c, a in zip(kinds, accs):
+            scalar = _constant(em, c.identity(a.type), a.type)
+            identities.append(em.value(vector.BroadcastOp(scalar, _vector_of(a.type, p.lanes))))
 
         def vector_step(inner: Emitter, iv: SSAValue, carried: Sequence[SSAValue]) -> Sequence[SSAValue]:
             out: list[SSAValue] = []
             for u in range(p.accumulators):
-                position = inner.addi(iv, u * p.lanes)
-                args = self.inputs_at(inner, at(position), p.lanes)
-                out += self.vector_body.emit(inner, [*args, *carried[u * n_out : (u + 1) * n_out]])
+                at = self._at(dims, inner.addi(iv, u * p.lanes))
+                out += self.body_at(inner, at, p.lanes, carried[u * n_out : (u + 1) * n_out])
             return out
 
+        init = identities * p.accumulators
         partial = list(em.loop(0, main, step, vector_step, init))
-        # Combine the accumulators as a balanced tree, then across lanes.
         groups = [partial[u * n_out : (u + 1) * n_out] for u in range(p.accumulators)]
-        while len(groups) > 1:
-            paired = []
-            for g in range(0, len(groups) - 1, 2):
-                paired.append(
-                    [
-                        _clone_combiner(em, combiners[j], acc_first[j], groups[g][j], groups[g + 1][j])
-                        for j in range(n_out)
-                    ]
-                )
-            if len(groups) % 2:
-                paired.append(groups[-1])
-            groups = paired
+        merged = _tree(
+            groups,
+            lambda a, b: [_clone_combiner(em, combiners[j], acc_first[j], a[j], b[j]) for j in range(n_out)],
+        )
         results: list[SSAValue] = []
-        out_dims = at(0)
+        out_dims = self._at(dims, 0)
         for j in range(n_out):
-            reduced = em.value(reduction(groups[0][j], kinds[j].kind, combiners[j]))
-            initial = self.load(em, self.n_in + j, out_dims, 1)
+            reduced = em.value(reduction(merged[j], kinds[j].kind, combiners[j]))
+            initial = self.load(em, self.n_in + j, out_dims, SCALAR)
             results.append(_clone_combiner(em, combiners[j], acc_first[j], initial, reduced))
         if main < p.sizes[self.v]:
 
             def scalar_step(inner: Emitter, iv: SSAValue, carried: Sequence[SSAValue]) -> Sequence[SSAValue]:
-                args = self.inputs_at(inner, at(iv), 1)
-                return self.scalar_body.emit(inner, [*args, *carried])
+                return self.body_at(inner, self._at(dims, iv), SCALAR, carried)
 
             results = list(em.loop(main, p.sizes[self.v], 1, scalar_step, results))
+        for j, r in enumerate(results):
+            self.store(em, r, self.n_in + j, out_dims)
+
+    def select_body(self, em: Emitter, dims: dict[int, Index]) -> None:
+        """Argmax-like: the accumulators start as the first `accumulators` vectors'
+        candidates; partial results merge with the body, the one at the smaller
+        position on the left (where the spec's order would have put it)."""
+        p = self.p
+        block = self.op.body.block
+        selection = row_selection(self.op, self.v)
+        assert selection is not None
+        accs = list(block.args[self.n_in :])
+        n_out = len(accs)
+        from_acc = _dependents(block, accs)
+        from_inputs = _dependents(
+            block, [*block.args[: self.n_in], *(o.results[0] for o in block.ops if isinstance(o, IndexOp))]
+        )
+        step = p.lanes * p.accumulators
+        main = p.sizes[self.v] - p.sizes[self.v] % step
+
+        def candidates(e: Emitter, at: Sequence[Index], lanes: int) -> list[SSAValue]:
+            bindings = dict(zip(block.args, self.inputs_at(e, at, lanes)))
+            mapping = self.body.clone(e, bindings, at, lanes, only=lambda o: not any(r in from_acc for r in o.results))
+            return [mapping[x] for x in selection.values]
+
+        def merge(e: Emitter, at: Sequence[Index], lanes: int, left: list[SSAValue], right: list[SSAValue]):
+            bindings = {**dict(zip(accs, left)), **dict(zip(selection.values, right))}
+            mapping = self.body.clone(
+                e, bindings, at, lanes, only=lambda o: not any(r in from_inputs and r not in from_acc for r in o.results)
+            )
+            yield_op = block.last_op
+            assert isinstance(yield_op, YieldOp)
+            return [mapping[x] for x in yield_op.operands]
+
+        def ordered_merge(e: Emitter, lanes: int, a: list[SSAValue], b: list[SSAValue]) -> list[SSAValue]:
+            k = selection.position
+            swap = e.value(arith.CmpiOp(b[k], a[k], "slt"))
+            left = [e.value(arith.SelectOp(swap, y, x)) for x, y in zip(a, b)]
+            right = [e.value(arith.SelectOp(swap, x, y)) for x, y in zip(a, b)]
+            return merge(e, self._at(dims, 0), lanes, left, right)
+
+        init: list[SSAValue] = []
+        for u in range(p.accumulators):
+            init += candidates(em, self._at(dims, u * p.lanes), p.lanes)
+
+        def vector_step(inner: Emitter, iv: SSAValue, carried: Sequence[SSAValue]) -> Sequence[SSAValue]:
+            out: list[SSAValue] = []
+            for u in range(p.accumulators):
+                at = self._at(dims, inner.addi(iv, u * p.lanes))
+                out += self.body_at(inner, at, p.lanes, carried[u * n_out : (u + 1) * n_out])
+            return out
+
+        partial = list(em.loop(step, main, step, vector_step, init))
+        groups = [partial[u * n_out : (u + 1) * n_out] for u in range(p.accumulators)]
+        merged = _tree(groups, lambda a, b: ordered_merge(em, p.lanes, a, b))
+        width = p.lanes
+        while width > 1:  # halve the lanes: lanes [0, w/2) against [w/2, w)
+            half = width // 2
+            lo_mask = DenseArrayBase.from_list(i64, list(range(half)))
+            hi_mask = DenseArrayBase.from_list(i64, list(range(half, width)))
+            lo = [em.value(vector.ShuffleOp(x, x, lo_mask, result_type=_vector_of(_elem(x), half))) for x in merged]
+            hi = [em.value(vector.ShuffleOp(x, x, hi_mask, result_type=_vector_of(_elem(x), half))) for x in merged]
+            merged = ordered_merge(em, half, lo, hi)
+            width = half
+        out_dims = self._at(dims, 0)
+        initial = [self.load(em, self.n_in + j, out_dims, 1) for j in range(n_out)]
+        results = merge(em, out_dims, 1, initial, merged)  # the initial value on the left, as the spec says
+        if main < p.sizes[self.v]:
+
+            def tail_step(inner: Emitter, iv: SSAValue, carried: Sequence[SSAValue]) -> Sequence[SSAValue]:
+                return self.body_at(inner, self._at(dims, iv), 1, carried)
+
+            results = list(em.loop(main, p.sizes[self.v], 1, tail_step, results))
         for j, r in enumerate(results):
             self.store(em, r, self.n_in + j, out_dims)
 
@@ -499,44 +713,38 @@ class Vectorizer:
         outer = [(d, 0, p.sizes[d], 1) for d in parallel]
         if main:
             self.nest(em, [*outer, (self.v, 0, main, width)], {}, self.column_block(p.accumulators, p.lanes))
-        if main < p.sizes[self.v]:
+        if main < p.sizes[self.v]:  # the last columns one by one, on this thread
             tail = [*outer, (self.v, main, p.sizes[self.v], 1)]
-            saved = self.p
-            self.p = Plan(p.form, p.sizes, p.lanes, p.accumulators, None)  # a short tail: no threads
-            self.nest(em, tail, {}, self.column_block(1, 1))
-            self.p = saved
+            self.nest(em, tail, {}, self.column_block(1, SCALAR), parallel=False)
 
-    def column_block(self, accumulators: int, lanes: int) -> Callable[[Emitter, dict[int, SSAValue | int]], None]:
+    def column_block(self, accumulators: int, lanes: int) -> Callable[[Emitter, dict[int, Index]], None]:
         p = self.p
         iterators = [it.data for it in self.op.iterator_types.data]
         reductions = [d for d in range(len(p.sizes)) if iterators[d] == IteratorType.REDUCTION]
         n_out = len(self.op.outputs)
-        body = self.vector_body if lanes > 1 else self.scalar_body
+        width = max(lanes, 1)
 
-        def block(em: Emitter, dims: dict[int, SSAValue | int]) -> None:
-            def at(u: int, inner_dims: dict[int, SSAValue | int], e: Emitter) -> list[SSAValue | int]:
-                full = {**inner_dims, self.v: e.addi(inner_dims[self.v], u * lanes)}
+        def block(em: Emitter, dims: dict[int, Index]) -> None:
+            def at(u: int, inner_dims: dict[int, Index], e: Emitter) -> list[Index]:
+                full = {**inner_dims, self.v: e.addi(inner_dims[self.v], u * width)}
                 return [full.get(d, 0) for d in range(len(p.sizes))]
 
-            accs = [
-                self.load(em, self.n_in + j, at(u, dims, em), lanes) for u in range(accumulators) for j in range(n_out)
-            ]
+            accs = [self.load(em, self.n_in + j, at(u, dims, em), lanes) for u in range(accumulators) for j in range(n_out)]
 
-            def reduce_level(e: Emitter, level: int, inner_dims: dict[int, SSAValue | int], carried: Sequence[SSAValue]):
-                if level == len(reductions):
+            def level(e: Emitter, depth: int, inner_dims: dict[int, Index], carried: Sequence[SSAValue]):
+                if depth == len(reductions):
                     out: list[SSAValue] = []
                     for u in range(accumulators):
-                        args = self.inputs_at(e, at(u, inner_dims, e), lanes)
-                        out += body.emit(e, [*args, *carried[u * n_out : (u + 1) * n_out]])
+                        out += self.body_at(e, at(u, inner_dims, e), lanes, carried[u * n_out : (u + 1) * n_out])
                     return out
-                d = reductions[level]
+                d = reductions[depth]
 
                 def step(inner: Emitter, iv: SSAValue, values: Sequence[SSAValue]) -> Sequence[SSAValue]:
-                    return reduce_level(inner, level + 1, {**inner_dims, d: iv}, values)
+                    return level(inner, depth + 1, {**inner_dims, d: iv}, values)
 
                 return list(e.loop(0, p.sizes[d], 1, step, carried))
 
-            results = reduce_level(em, 0, dims, accs)
+            results = level(em, 0, dims, accs)
             for u in range(accumulators):
                 for j in range(n_out):
                     self.store(em, results[u * n_out + j], self.n_in + j, at(u, dims, em))
@@ -544,16 +752,22 @@ class Vectorizer:
         return block
 
 
+def _elem(value: SSAValue) -> Attribute:
+    t = value.type
+    assert isinstance(t, VectorType)
+    return t.element_type
+
+
 # ---------------------------------------------------------------------------
 # The pass
 # ---------------------------------------------------------------------------
 
 
-def vectorize_reduction(op: GenericOp, lanes: int, accumulators: int) -> str | None:
-    """Vectorize `op` in place if it qualifies; return its form ('row', 'column') or None."""
+def vectorize_reduction(op: GenericOp, lanes: int, accumulators: int, reassociate: bool = True) -> str | None:
+    """Vectorize `op` in place if it qualifies; return its form or None."""
     if lanes < 2:
         return None
-    p = plan(op, lanes, accumulators)
+    p = plan(op, lanes, accumulators, reassociate)
     if p is None:
         return None
     Vectorizer(op, p).emit()
@@ -581,21 +795,27 @@ class LinalgVectorizeReductionsPass(ModulePass):
     holds `vector_bits` / (widest element of the body) lanes."""
 
     accumulators: int = 4
-    """Independent vector accumulators (row form) or vectors of outputs per block
+    """Independent vector accumulators (row forms) or vectors of outputs per block
     (column form)."""
+
+    reassociate: bool = True
+    """False: selection reductions (argmax) over the minor dimension keep the spec's
+    order (float add/mul follow `linalg-reassociate-reductions`' marks)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         bits = self.vector_bits or get_target().vector_bits
         for inner in list(op.walk()):
             if isinstance(inner, GenericOp) and inner.parent is not None:
-                vectorize_reduction(inner, _lanes_for(inner, bits), self.accumulators)
+                vectorize_reduction(inner, _lanes_for(inner, bits), self.accumulators, self.reassociate)
 
 
 __all__ = [
     "COMBINERS",
     "LinalgVectorizeReductionsPass",
     "Plan",
+    "Selection",
     "plan",
     "row_combiners",
+    "row_selection",
     "vectorize_reduction",
 ]
