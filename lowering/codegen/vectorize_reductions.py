@@ -335,7 +335,11 @@ def plan(op: GenericOp, lanes: int, accumulators: int, reassociate: bool = True)
     if sizes[v] < lanes:
         return None
     k = max(1, min(accumulators, sizes[v] // lanes))
-    outer = next((d for d in range(n) if sizes[d] > 1 and (d != v or form == "column")), None)
+    if form == "column":  # the loops outside the reduction: parallel dimensions, then blocks of v
+        order = [d for d in range(n) if iterators[d] == IteratorType.PARALLEL and d != v] + [v]
+    else:
+        order = [d for d in range(n) if d != v]
+    outer = next((d for d in order if sizes[d] > 1), None)
     parallel_outer = None
     if (
         outer is not None
