@@ -140,6 +140,12 @@ def _vectorize_reductions() -> type[ModulePass]:
     return LinalgVectorizeReductionsPass
 
 
+def _hoist_allocations() -> type[ModulePass]:
+    from lowering.codegen.hoist_allocations import HoistLoopAllocationsPass
+
+    return HoistLoopAllocationsPass
+
+
 def _reassociate() -> type[ModulePass]:
     from lowering.codegen.linalg_reassociate import LinalgReassociateReductionsPass
 
@@ -249,6 +255,7 @@ LOWERING_PASSES: dict[str, PassFactory] = {
     "linalg-interchange": _interchange,
     "linalg-reassociate-reductions": _reassociate,
     "linalg-vectorize-reductions": _vectorize_reductions,
+    "memref-hoist-loop-allocations": _hoist_allocations,
     "convert-linalg-to-parallel-loops": _linalg_to_parallel_loops,
     "convert-complex-to-standard": _complex_to_standard,
     "arith-emulate-unsupported-floats": _emulate_floats,
@@ -289,6 +296,7 @@ LOWER_TO_LLVM: tuple[str, ...] = (
     "linalg-interchange",
     "linalg-reassociate-reductions",
     "linalg-vectorize-reductions",
+    "memref-hoist-loop-allocations",
     "convert-linalg-to-parallel-loops",
     "convert-linalg-to-loops",
     "lower-affine",
