@@ -51,10 +51,11 @@ may be either zero. Skipped with `reassociate=false`.
 **Column form** (`v` is parallel and some other dimension is a reduction: a sum
 over the rows of a matrix, argmax along a major dimension): each lane is a
 different output element, so the reduction order is the spec's for any body,
-variadic ones included. Blocks of `accumulators * lanes` consecutive outputs
-are loaded into vectors, the reduction loops (in their order) run with them
-carried in registers, and they are stored once; remaining columns run as
-scalars.
+variadic ones included. Blocks of `column_vectors * lanes` consecutive outputs
+(16 vectors of 16 f32 with AVX-512: each row is read 1 KB at a time) are loaded
+into vectors, the reduction loops (in their order) run with them carried in
+registers, and they are stored once; the remaining columns run a vector at a
+time, then as scalars.
 
 The outer loops (the dimensions other than `v` in the row form, the parallel
 ones and the blocks of `v` in the column form) keep their order; the outermost
@@ -289,8 +290,12 @@ class Plan:
     """The dimension whose loop becomes an `scf.parallel`, if any."""
 
 
-def plan(op: GenericOp, lanes: int, accumulators: int, reassociate: bool = True) -> Plan | None:
-    """The plan for `op` (see the module docstring), or None to leave it alone."""
+def plan(
+    op: GenericOp, lanes: int, accumulators: int, reassociate: bool = True, column_vectors: int = 16
+) -> Plan | None:
+    """The plan for `op` (see the module docstring), or None to leave it alone.
+    `accumulators` per output in the row forms; `column_vectors` vectors (shared by
+    the outputs) per block of the column form."""
     iterators = [it.data for it in op.iterator_types.data]
     if op.res or not iterators or IteratorType.REDUCTION not in iterators or not op.outputs:
         return None
@@ -334,7 +339,8 @@ def plan(op: GenericOp, lanes: int, accumulators: int, reassociate: bool = True)
             return None
     if sizes[v] < lanes:
         return None
-    k = max(1, min(accumulators, sizes[v] // lanes))
+    per_block = max(1, column_vectors // len(op.outputs)) if form == "column" else accumulators
+    k = max(1, min(per_block, sizes[v] // lanes))
     if form == "column":  # the loops outside the reduction: parallel dimensions, then blocks of v
         order = [d for d in range(n) if iterators[d] == IteratorType.PARALLEL and d != v] + [v]
     else:
@@ -717,8 +723,13 @@ class Vectorizer:
         outer = [(d, 0, p.sizes[d], 1) for d in parallel]
         if main:
             self.nest(em, [*outer, (self.v, 0, main, width)], {}, self.column_block(p.accumulators, p.lanes))
-        if main < p.sizes[self.v]:  # the last columns one by one, on this thread
-            tail = [*outer, (self.v, main, p.sizes[self.v], 1)]
+        # The last columns on this thread: whole vectors, then one by one.
+        vectors = main + (p.sizes[self.v] - main) // p.lanes * p.lanes
+        if main < vectors:
+            tail = [*outer, (self.v, main, vectors, p.lanes)]
+            self.nest(em, tail, {}, self.column_block(1, p.lanes), parallel=False)
+        if vectors < p.sizes[self.v]:
+            tail = [*outer, (self.v, vectors, p.sizes[self.v], 1)]
             self.nest(em, tail, {}, self.column_block(1, SCALAR), parallel=False)
 
     def column_block(self, accumulators: int, lanes: int) -> Callable[[Emitter, dict[int, Index]], None]:
@@ -767,11 +778,13 @@ def _elem(value: SSAValue) -> Attribute:
 # ---------------------------------------------------------------------------
 
 
-def vectorize_reduction(op: GenericOp, lanes: int, accumulators: int, reassociate: bool = True) -> str | None:
+def vectorize_reduction(
+    op: GenericOp, lanes: int, accumulators: int, reassociate: bool = True, column_vectors: int = 16
+) -> str | None:
     """Vectorize `op` in place if it qualifies; return its form or None."""
     if lanes < 2:
         return None
-    p = plan(op, lanes, accumulators, reassociate)
+    p = plan(op, lanes, accumulators, reassociate, column_vectors)
     if p is None:
         return None
     Vectorizer(op, p).emit()
@@ -799,18 +812,26 @@ class LinalgVectorizeReductionsPass(ModulePass):
     holds `vector_bits` / (widest element of the body) lanes."""
 
     accumulators: int = 4
-    """Independent vector accumulators (row forms) or vectors of outputs per block
-    (column form)."""
+    """Independent vector accumulators per output in the row forms."""
+
+    column_vectors: int = 0
+    """Vectors of outputs a block of the column form keeps in registers (0: half
+    the target's vector registers: 16 with AVX-512, 8 with AVX2). The wider the
+    block, the longer the contiguous piece of each row it reads (16 vectors of
+    f32: 1 KB), which is what a column reduction's speed depends on."""
 
     reassociate: bool = True
     """False: selection reductions (argmax) over the minor dimension keep the spec's
     order (float add/mul follow `linalg-reassociate-reductions`' marks)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        bits = self.vector_bits or get_target().vector_bits
+        target = get_target()
+        bits = self.vector_bits or target.vector_bits
+        column_vectors = self.column_vectors or max(1, target.vector_registers // 2)
         for inner in list(op.walk()):
             if isinstance(inner, GenericOp) and inner.parent is not None:
-                vectorize_reduction(inner, _lanes_for(inner, bits), self.accumulators, self.reassociate)
+                lanes = _lanes_for(inner, bits)
+                vectorize_reduction(inner, lanes, self.accumulators, self.reassociate, column_vectors)
 
 
 __all__ = [

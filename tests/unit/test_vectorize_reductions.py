@@ -57,6 +57,7 @@ FUNCTIONS = {
     "sum_rows_i32": (_reduce_fn("sum_rows_i32", "add", 1, "i32", "7"), "row"),
     "max_rows_i8": (_reduce_fn("max_rows_i8", "maximum", 1, "i8", "-128"), "row"),
     "sum_columns": (_reduce_fn("sum_columns", "add", 0, "f32", "0.0"), "column"),
+    "sum_columns_wide": (_reduce_fn("sum_columns_wide", "add", 0, "f32", "0.0", (3, 275)), "column"),
     "max_columns": (_reduce_fn("max_columns", "maximum", 0, "f32", "0xFF800000"), "column"),
     "argmax_rows": (_argmax_fn("argmax_rows", 1), "select"),
     "argmax_columns": (_argmax_fn("argmax_columns", 0), "column"),
@@ -136,6 +137,9 @@ def test_integer_rows_wrap(fns) -> None:
 def test_columns_keep_the_spec_order(fns) -> None:
     x = (RNG.standard_normal((R, C)) * 1e4).astype(np.float32)
     np.testing.assert_array_equal(fns["sum_columns"](x), _sequential(x, 0))
+    # 275 = 256 (a block of 16 vectors with AVX-512) + one vector + 3 scalars
+    w = (RNG.standard_normal((3, 275)) * 1e4).astype(np.float32)
+    np.testing.assert_array_equal(fns["sum_columns_wide"](w), _sequential(w, 0))
     x[2, 5] = np.nan
     x[:, 100] = -0.0
     mx = fns["max_columns"](x)
