@@ -140,6 +140,12 @@ def _vectorize_reductions() -> type[ModulePass]:
     return LinalgVectorizeReductionsPass
 
 
+def _tile_transposes() -> type[ModulePass]:
+    from lowering.codegen.tile_transposes import LinalgTileTransposesPass
+
+    return LinalgTileTransposesPass
+
+
 def _hoist_allocations() -> type[ModulePass]:
     from lowering.codegen.hoist_allocations import HoistLoopAllocationsPass
 
@@ -256,6 +262,7 @@ LOWERING_PASSES: dict[str, PassFactory] = {
     "linalg-reassociate-reductions": _reassociate,
     "linalg-vectorize-reductions": _vectorize_reductions,
     "memref-hoist-loop-allocations": _hoist_allocations,
+    "linalg-tile-transposes": _tile_transposes,
     "convert-linalg-to-parallel-loops": _linalg_to_parallel_loops,
     "convert-complex-to-standard": _complex_to_standard,
     "arith-emulate-unsupported-floats": _emulate_floats,
@@ -296,6 +303,7 @@ LOWER_TO_LLVM: tuple[str, ...] = (
     "linalg-interchange",
     "linalg-reassociate-reductions",
     "linalg-vectorize-reductions",
+    "linalg-tile-transposes",
     "memref-hoist-loop-allocations",
     "convert-linalg-to-parallel-loops",
     "convert-linalg-to-loops",
