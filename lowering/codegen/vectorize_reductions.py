@@ -301,8 +301,8 @@ def plan(
         return None
     n = len(iterators)
     v = n - 1
-    if contraction_like(op) or not _body_ok(op, v):
-        return None
+    if contraction_like(op) or not _body_ok(op, v) or any(o in op.inputs for o in op.outputs):
+        return None  # (an output read as an input would be read stale from memory)
     maps = [m.data for m in op.indexing_maps.data]
     if any(not all(isinstance(e, AffineDimExpr) for e in m.results) for m in maps):
         return None
@@ -351,7 +351,6 @@ def plan(
         outer is not None
         and iterators[outer] == IteratorType.PARALLEL
         and all(AffineDimExpr(outer) in m.results for m in out_maps)
-        and not any(o in op.inputs for o in op.outputs)
     ):
         parallel_outer = outer
     return Plan(form, tuple(sizes), lanes, k, parallel_outer)
