@@ -153,14 +153,28 @@ def is_index_generic(op: Operation) -> bool:
     return all(not inner.regions and inner.dialect_name() in ("arith", "linalg") for inner in op.body.block.ops)
 
 
-def fold_index_generic(producer: GenericOp) -> int:
+def fold_index_generic(producer: GenericOp) -> list[GenericOp]:
     """Inline the index generic `producer` into each generic reading it through a map
-    of loop dimensions; return how many operands were rewritten."""
-    folded = 0
-    for use in list(producer.results[0].uses):
+    of loop dimensions; return the rewritten consumers (one use at a time, so a
+    consumer reading it twice is rebuilt twice)."""
+    rebuilt_ops: list[GenericOp] = []
+    tried: set[tuple[int, int]] = set()
+    while True:
+        use = next(
+            (
+                u
+                for u in producer.results[0].uses
+                if isinstance(u.operation, GenericOp)
+                and u.index < len(u.operation.inputs)
+                and (id(u.operation), u.index) not in tried
+            ),
+            None,
+        )
+        if use is None:
+            break
         consumer = use.operation
-        if not isinstance(consumer, GenericOp) or use.index >= len(consumer.inputs):
-            continue
+        assert isinstance(consumer, GenericOp)
+        tried.add((id(consumer), use.index))
         consumer_map = consumer.indexing_maps.data[use.index].data
         if not all(isinstance(e, AffineDimExpr) for e in consumer_map.results):
             continue
@@ -205,8 +219,8 @@ def fold_index_generic(producer: GenericOp) -> int:
             rebuilt.attributes.setdefault(name, attr)
         Rewriter.replace_op(consumer, rebuilt)
         note_fusion(rebuilt, "iota")
-        folded += 1
-    return folded
+        rebuilt_ops = [r for r in rebuilt_ops if r is not consumer] + [rebuilt]
+    return rebuilt_ops
 
 
 def _rebuilt_init(init: SSAValue, new_type: TensorType) -> SSAValue | None:
@@ -304,9 +318,13 @@ class LinalgFoldBroadcastsPass(ModulePass):
     name = "linalg-fold-broadcasts"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        for iota in [inner for inner in op.walk() if is_index_generic(inner)]:
+        worklist = [inner for inner in op.walk() if is_index_generic(inner)]
+        while worklist:  # a consumer left with no input (a convert of an iota) is one too
+            iota = worklist.pop()
             assert isinstance(iota, GenericOp)
-            fold_index_generic(iota)
+            if iota.parent is None:
+                continue
+            worklist += [r for r in fold_index_generic(iota) if is_index_generic(r)]
             if not iota.results[0].uses:
                 init = iota.outputs[0]
                 iota.detach()

@@ -33,6 +33,12 @@ combined by one op of a known kind:
   balanced tree (0 with 1, 2 with 3, ...), then LLVM's horizontal reduction,
   then the output's initial value, then the scalar remainder in order.
 
+A float `maximumf`/`minimumf` of one output takes a fast path first: `select(x >
+acc, x, acc)` (one `vmaxps`, where `llvm.maximum` costs six instructions per
+vector) beside a probe `fma(x, 0, probe)` that turns NaN iff some element is NaN
+or infinite; when the probe is NaN or the result is a zero (whose sign the fast
+path does not track), the exact loop runs again over the range, now in cache.
+
 **Selection form** (`v` reduced by a variadic body that picks an element:
 argmax's value and index pair, chosen by compares and selects): every output
 is `select(p, acc, x)` (either order) of its accumulator and a candidate `x`
@@ -616,19 +622,23 @@ class Vectorizer:
                 out += self.body_at(inner, at, p.lanes, carried[u * n_out : (u + 1) * n_out])
             return out
 
-        init = identities * p.accumulators
-        partial = list(em.loop(0, main, step, vector_step, init))
-        groups = [partial[u * n_out : (u + 1) * n_out] for u in range(p.accumulators)]
-        merged = _tree(
-            groups,
-            lambda a, b: [_clone_combiner(em, combiners[j], acc_first[j], a[j], b[j]) for j in range(n_out)],
-        )
+        def exact(e: Emitter) -> list[SSAValue]:
+            """The vector loop, the tree and the reduction across lanes of each output."""
+            partial = list(e.loop(0, main, step, vector_step, identities * p.accumulators))
+            groups = [partial[u * n_out : (u + 1) * n_out] for u in range(p.accumulators)]
+            merged = _tree(
+                groups,
+                lambda a, b: [_clone_combiner(e, combiners[j], acc_first[j], a[j], b[j]) for j in range(n_out)],
+            )
+            return [e.value(reduction(merged[j], kinds[j].kind, combiners[j])) for j in range(n_out)]
+
+        fast = _fast_extremum(combiners[0]) if n_out == 1 and main else None
+        reduced = self.fast_extremum(em, dims, main, step, fast, exact) if fast else exact(em)
         results: list[SSAValue] = []
         out_dims = self._at(dims, 0)
         for j in range(n_out):
-            reduced = em.value(reduction(merged[j], kinds[j].kind, combiners[j]))
             initial = self.load(em, self.n_in + j, out_dims, SCALAR)
-            results.append(_clone_combiner(em, combiners[j], acc_first[j], initial, reduced))
+            results.append(_clone_combiner(em, combiners[j], acc_first[j], initial, reduced[j]))
         if main < p.sizes[self.v]:
 
             def scalar_step(inner: Emitter, iv: SSAValue, carried: Sequence[SSAValue]) -> Sequence[SSAValue]:
@@ -637,6 +647,72 @@ class Vectorizer:
             results = list(em.loop(main, p.sizes[self.v], 1, scalar_step, results))
         for j, r in enumerate(results):
             self.store(em, r, self.n_in + j, out_dims)
+
+    def fast_extremum(
+        self,
+        em: Emitter,
+        dims: dict[int, Index],
+        main: int,
+        step: int,
+        predicate: str,
+        exact: Callable[[Emitter], list[SSAValue]],
+    ) -> list[SSAValue]:
+        """max/min of one output by `select(x > acc, x, acc)` (one `vmaxps`; NaN and
+        the sign of zero are not its business), beside a probe `fma(x, 0, probe)`,
+        which is NaN iff some `x` is NaN or infinite. The result stands when the probe
+        is a number and the result is not a zero; otherwise (NaN, infinities, a
+        maximum of zeros) the exact loop runs again on the row, which is in cache."""
+        p = self.p
+        block = self.op.body.block
+        acc_arg = block.args[self.n_in]
+        combiner = next(iter(acc_arg.uses)).operation
+        value = combiner.operands[1] if combiner.operands[0] is acc_arg else combiner.operands[0]
+        from_acc = _dependents(block, [acc_arg])
+        t = acc_arg.type
+        vt = _vector_of(t, p.lanes)
+        identity = COMBINERS[type(combiner)].identity(t)
+        start = em.value(vector.BroadcastOp(_constant(em, identity, t), vt))
+        zeros = em.value(vector.BroadcastOp(_constant(em, 0.0, t), vt))
+
+        def fast_step(inner: Emitter, iv: SSAValue, carried: Sequence[SSAValue]) -> Sequence[SSAValue]:
+            out: list[SSAValue] = []
+            for u in range(p.accumulators):
+                at = self._at(dims, inner.addi(iv, u * p.lanes))
+                bindings = dict(zip(block.args, self.inputs_at(inner, at, p.lanes)))
+                mapping = self.body.clone(
+                    inner, bindings, at, p.lanes, only=lambda o: not any(r in from_acc for r in o.results)
+                )
+                x = mapping[value]
+                acc, probe = carried[2 * u], carried[2 * u + 1]
+                better = inner.value(_vector_cmpf(x, acc, predicate, vt))
+                out += [
+                    inner.value(arith.SelectOp(better, x, acc)),
+                    inner.value(vector.FMAOp(x, zeros, probe)),
+                ]
+            return out
+
+        carried = list(em.loop(0, main, step, fast_step, [start, zeros] * p.accumulators))
+        accs = carried[0::2]
+        probes = carried[1::2]
+
+        def pick(a: SSAValue, b: SSAValue) -> SSAValue:
+            better = em.value(_vector_cmpf(b, a, predicate, vt))
+            return em.value(arith.SelectOp(better, b, a))
+
+        best = _tree([[a] for a in accs], lambda a, b: [pick(a[0], b[0])])[0]
+        total = _tree([[q] for q in probes], lambda a, b: [em.value(arith.AddfOp(a[0], b[0]))])[0]
+        kind = CombiningKindFlag.MAXIMUMF if predicate == "ogt" else CombiningKindFlag.MINIMUMF
+        result = em.value(reduction(best, kind, combiner))
+        probe = em.value(reduction(total, CombiningKindFlag.ADD, combiner))
+        unusual = em.value(arith.CmpfOp(probe, probe, "uno"))
+        zero = em.value(arith.CmpfOp(result, _constant(em, 0.0, t), "oeq"))
+        redo = em.value(arith.OrIOp(unusual, zero))
+        again = Emitter(block=Block())
+        again.add(scf.YieldOp(*exact(again)))
+        keep = Emitter(block=Block())
+        keep.add(scf.YieldOp(result))
+        branch = em.add(scf.IfOp(redo, [t], Region(again.block), Region(keep.block)))
+        return list(branch.results)
 
     def select_body(self, em: Emitter, dims: dict[int, Index]) -> None:
         """Argmax-like: the accumulators start as the first `accumulators` vectors'
@@ -764,6 +840,23 @@ class Vectorizer:
                     self.store(em, results[u * n_out + j], self.n_in + j, at(u, dims, em))
 
         return block
+
+
+def _fast_extremum(combiner: Operation) -> str | None:
+    """The comparison of the fast path for a float max/min combiner, else None."""
+    if not isinstance(combiner.results[0].type, AnyFloat):
+        return None
+    return {arith.MaximumfOp: "ogt", arith.MinimumfOp: "olt"}.get(type(combiner))
+
+
+def _vector_cmpf(x: SSAValue, y: SSAValue, predicate: str, vt: VectorType) -> arith.CmpfOp:
+    """`arith.cmpf` of two vectors, typed `vector<N x i1>` (xDSL's builder types it `i1`)."""
+    template = arith.CmpfOp(x, y, predicate)
+    typed = arith.CmpfOp.create(
+        operands=[x, y], result_types=[VectorType(IntegerType(1), vt.get_shape())], properties=dict(template.properties)
+    )
+    template.drop_all_references()
+    return typed
 
 
 def _elem(value: SSAValue) -> Attribute:

@@ -107,8 +107,19 @@ def test_max_min_rows_nan_from_any_lane_and_signed_zeros(fns) -> None:
     assert np.isnan(mx[:3]).all() and np.isnan(mn[:3]).all()
     assert mx[3] == 0 and np.signbit(mx[3]) and np.signbit(mn[3])
     assert mx[4] == 0 and not np.signbit(mx[4]) and np.signbit(mn[4])
-    np.testing.assert_array_equal(mx[5], x[5].max())
+    np.testing.assert_array_equal(mx[5], x[5].max())  # the fast path's result stands
     np.testing.assert_array_equal(mn[5], x[5].min())
+    # infinities send the fast path to the exact loop; it must give the same answers
+    y = RNG.standard_normal((R, C)).astype(np.float32)
+    y[0, 9] = np.inf
+    y[1, 9] = -np.inf
+    y[2, [0, 50]] = [np.inf, np.nan]
+    y[3] = -np.inf
+    y[4] = 0.0
+    y[4, 30] = -0.0
+    for got, want in ((fns["max_rows"](y), np.max(y, axis=1)), (fns["min_rows"](y), np.min(y, axis=1))):
+        np.testing.assert_array_equal(got, want)
+    assert not np.signbit(fns["max_rows"](y)[4]) and np.signbit(fns["min_rows"](y)[4])
 
 
 def test_sums_over_rows(fns, ordered) -> None:

@@ -1,22 +1,40 @@
 // RUN: xla-opt %s --split-input-file -p "convert-xla-to-linalg,linalg-fold-broadcasts,linalg-fuse-elementwise,bufferize,linalg-generalize-named-ops,linalg-interchange,linalg-reassociate-reductions,linalg-vectorize-reductions{vector_bits=128 column_vectors=4}" | FileCheck %s
 // RUN: xla-opt %s --split-input-file -p "convert-xla-to-linalg,linalg-fold-broadcasts,linalg-fuse-elementwise,bufferize,linalg-generalize-named-ops,linalg-interchange,linalg-reassociate-reductions{reassociate=false},linalg-vectorize-reductions{vector_bits=128 column_vectors=4 reassociate=false}" | FileCheck %s --check-prefix=ORDERED
 
-// Max over rows (exact in any order): 4 vector accumulators of 4 lanes start at
-// -inf, combined as a tree, reduced across lanes, then with the initial value;
-// the row loop stays parallel. Vectorized with reassociate=false too.
+// Max over rows (exact in any order): first a fast path, 4 vector accumulators of
+// 4 lanes from -inf by compare and select (no NaN, no sign of zero) beside probes
+// fma(x, 0, p); a NaN probe (a NaN or infinity seen) or a zero result runs the
+// exact loop (maximumf, the same accumulators, tree, reduction) again; then the
+// initial value. The row loop stays parallel. Vectorized with reassociate=false too.
 // CHECK-LABEL: func.func @max_rows
 // CHECK:       "scf.parallel"
 // CHECK:         %[[NINF:.*]] = arith.constant 0xff800000 : f32
 // CHECK-NEXT:    %[[SPLAT:.*]] = vector.broadcast %[[NINF]] : f32 to vector<4xf32>
-// CHECK:         %[[A:.*]], %[[B:.*]], %[[C:.*]], %[[D:.*]] = scf.for %[[J:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[SPLAT]], %{{.*}} = %[[SPLAT]], %{{.*}} = %[[SPLAT]], %{{.*}} = %[[SPLAT]]) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>) {
-// CHECK-NEXT:      %[[V:.*]] = vector.load %x[%{{.*}}, %[[J]]] : memref<4x32xf32>, vector<4xf32>
-// CHECK-NEXT:      arith.maximumf %[[ACC]], %[[V]] fastmath<reassoc> : vector<4xf32>
-// CHECK-COUNT-3:   vector.load
-// CHECK:         }
-// CHECK-NEXT:    %[[AB:.*]] = arith.maximumf %[[A]], %[[B]] fastmath<reassoc> : vector<4xf32>
-// CHECK-NEXT:    %[[CD:.*]] = arith.maximumf %[[C]], %[[D]] fastmath<reassoc> : vector<4xf32>
-// CHECK-NEXT:    %[[ALL:.*]] = arith.maximumf %[[AB]], %[[CD]] fastmath<reassoc> : vector<4xf32>
-// CHECK-NEXT:    %[[R:.*]] = vector.reduction <maximumf>, %[[ALL]] fastmath<reassoc> : vector<4xf32> into f32
+// CHECK:         %[[Z0:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:    %[[ZERO:.*]] = vector.broadcast %[[Z0]] : f32 to vector<4xf32>
+// CHECK:         scf.for %[[J:[^ ]*]] = {{.*}} iter_args(%[[M:[^ ]*]] = %{{[^,]*}}, %[[P:[^ ]*]] = %[[ZERO]], {{.*}}) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>) {
+// CHECK-NEXT:      %[[X:.*]] = vector.load %x[%{{.*}}, %[[J]]] : memref<4x32xf32>, vector<4xf32>
+// CHECK-NEXT:      %[[GT:.*]] = arith.cmpf ogt, %[[X]], %[[M]] : vector<4xf32>
+// CHECK-NEXT:      arith.select %[[GT]], %[[X]], %[[M]] : vector<4xf32>
+// CHECK-NEXT:      vector.fma %[[X]], %[[ZERO]], %[[P]] : vector<4xf32>
+// CHECK:         %[[FAST:.*]] = vector.reduction <maximumf>, %{{.*}} : vector<4xf32> into f32
+// CHECK-NEXT:    %[[PROBE:.*]] = vector.reduction <add>, %{{.*}} : vector<4xf32> into f32
+// CHECK-NEXT:    %[[NAN:.*]] = arith.cmpf uno, %[[PROBE]], %[[PROBE]] : f32
+// CHECK:         %[[IS0:.*]] = arith.cmpf oeq, %[[FAST]], %{{.*}} : f32
+// CHECK-NEXT:    %[[REDO:.*]] = arith.ori %[[NAN]], %[[IS0]] : i1
+// CHECK-NEXT:    %[[R:.*]] = scf.if %[[REDO]] -> (f32) {
+// CHECK:           %[[A:.*]], %[[B:.*]], %[[C:.*]], %[[D:.*]] = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:[^ ]*]] = %[[SPLAT]], %{{.*}} = %[[SPLAT]], %{{.*}} = %[[SPLAT]], %{{.*}} = %[[SPLAT]]) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>) {
+// CHECK-NEXT:        %[[V:.*]] = vector.load %x[%{{.*}}, %[[K]]] : memref<4x32xf32>, vector<4xf32>
+// CHECK-NEXT:        arith.maximumf %[[ACC]], %[[V]] fastmath<reassoc> : vector<4xf32>
+// CHECK:           }
+// CHECK-NEXT:      %[[AB:.*]] = arith.maximumf %[[A]], %[[B]] fastmath<reassoc> : vector<4xf32>
+// CHECK-NEXT:      %[[CD:.*]] = arith.maximumf %[[C]], %[[D]] fastmath<reassoc> : vector<4xf32>
+// CHECK-NEXT:      %[[ALL:.*]] = arith.maximumf %[[AB]], %[[CD]] fastmath<reassoc> : vector<4xf32>
+// CHECK-NEXT:      %[[EXACT:.*]] = vector.reduction <maximumf>, %[[ALL]] fastmath<reassoc> : vector<4xf32> into f32
+// CHECK-NEXT:      scf.yield %[[EXACT]] : f32
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      scf.yield %[[FAST]] : f32
+// CHECK-NEXT:    }
 // CHECK-NEXT:    %[[INIT:.*]] = memref.load
 // CHECK-NEXT:    %[[OUT:.*]] = arith.maximumf %[[INIT]], %[[R]] fastmath<reassoc> : f32
 // CHECK-NEXT:    memref.store %[[OUT]]
