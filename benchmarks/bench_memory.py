@@ -10,7 +10,9 @@ Eigen thread pool:
 All cores: the same without `taskset` and `XLA_FLAGS` (add `--threads N` once compile()
 takes it). Cases: softmax, log-softmax, layer norm (scale and bias), RMS norm over the rows
 of a 1024x1024 f32 matrix; sum, mean and max per row and over a 16M-element f32 vector;
-sum per column; argmax per row; an element-wise chain over 4M f32. GB/s counts the bytes a
+sum per column; argmax per row and per column; a transpose feeding an add and a
+concatenation of two matrices (no copy should be materialized beyond the result); an
+element-wise chain over 4M f32. GB/s counts the bytes a
 single pass must read and write (inputs once, outputs once), the minimum any
 implementation moves. See benchmarks/harness.py for how the timing is done.
 """
@@ -53,6 +55,7 @@ def cases() -> list[Case]:
     import jax.numpy as jnp
 
     x = _matrix(0)
+    y = _matrix(4)
     rng = np.random.default_rng(1)
     scale = rng.standard_normal(COLS, dtype=np.float32)
     bias = rng.standard_normal(COLS, dtype=np.float32)
@@ -81,6 +84,9 @@ def cases() -> list[Case]:
         _case(f"max {m} rows", lambda x: jnp.max(x, axis=1), (x,)),
         _case(f"sum {m} columns", lambda x: jnp.sum(x, axis=0), (x,)),
         _case(f"argmax {m} rows", lambda x: jnp.argmax(x, axis=1), (x,)),
+        _case(f"argmax {m} columns", lambda x: jnp.argmax(x, axis=0), (x,)),
+        _case(f"transpose + add {m}", lambda x, y: x.T + y, (x, y)),
+        _case(f"concatenate 2x {m}", lambda x, y: jnp.concatenate([x, y], axis=1), (x, y)),
         _case("sum 16M", jnp.sum, (big,), rtol=1e-3),
         _case("mean 16M", jnp.mean, (big,), rtol=1e-3),
         _case("max 16M", jnp.max, (big,)),

@@ -134,6 +134,24 @@ def _interchange() -> type[ModulePass]:
     return LinalgInterchangePass
 
 
+def _vectorize_reductions() -> type[ModulePass]:
+    from lowering.codegen.vectorize_reductions import LinalgVectorizeReductionsPass
+
+    return LinalgVectorizeReductionsPass
+
+
+def _tile_transposes() -> type[ModulePass]:
+    from lowering.codegen.tile_transposes import LinalgTileTransposesPass
+
+    return LinalgTileTransposesPass
+
+
+def _hoist_allocations() -> type[ModulePass]:
+    from lowering.codegen.hoist_allocations import HoistLoopAllocationsPass
+
+    return HoistLoopAllocationsPass
+
+
 def _reassociate() -> type[ModulePass]:
     from lowering.codegen.linalg_reassociate import LinalgReassociateReductionsPass
 
@@ -242,6 +260,9 @@ LOWERING_PASSES: dict[str, PassFactory] = {
     "linalg-vectorize-contractions": _vectorize_contractions,
     "linalg-interchange": _interchange,
     "linalg-reassociate-reductions": _reassociate,
+    "linalg-vectorize-reductions": _vectorize_reductions,
+    "memref-hoist-loop-allocations": _hoist_allocations,
+    "linalg-tile-transposes": _tile_transposes,
     "convert-linalg-to-parallel-loops": _linalg_to_parallel_loops,
     "convert-complex-to-standard": _complex_to_standard,
     "arith-emulate-unsupported-floats": _emulate_floats,
@@ -281,6 +302,9 @@ LOWER_TO_LLVM: tuple[str, ...] = (
     "linalg-vectorize-contractions",
     "linalg-interchange",
     "linalg-reassociate-reductions",
+    "linalg-vectorize-reductions",
+    "linalg-tile-transposes",
+    "memref-hoist-loop-allocations",
     "convert-linalg-to-parallel-loops",
     "convert-linalg-to-loops",
     "lower-affine",

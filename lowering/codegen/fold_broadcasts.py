@@ -21,6 +21,15 @@ address directly:
   producer's init (a `linalg.fill` or `tensor.empty` of its own) is rebuilt in
   the transposed shape.
 
+* **index generics into consumers** (an `iota`: no input, a body computing its
+  element from `linalg.index` alone): every generic reading it through a map
+  of loop dimensions computes the element itself, the producer's body cloned
+  at the start of its own with `linalg.index i` renamed to the consumer's
+  dimension that map result `i` names (`"iota"`). argmax's index operand, a
+  `1024x1024xi32` of column numbers, becomes `linalg.index 1` in the
+  reduction's body (which `linalg-vectorize-reductions` turns into a vector
+  of positions).
+
 A rewrite that would leave a loop of the consumer without a range (no operand
 indexing it by a plain dimension) is not made. Reshapes need no pass: they are
 `tensor.collapse_shape`/`expand_shape`, which bufferization turns into views.
@@ -35,12 +44,21 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import tensor
-from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, ModuleOp, StringAttr, TensorType
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    ArrayAttr,
+    IntegerAttr,
+    ModuleOp,
+    StringAttr,
+    TensorType,
+    i64,
+)
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import FillOp, GenericOp, IndexOp, YieldOp
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
 
 from lowering.codegen.linalg_fuse_elementwise import has_loop_ranges
 
@@ -120,6 +138,89 @@ def fold_into_consumers(view: GenericOp) -> int:
         note_fusion(consumer, kind)
         folded += 1
     return folded
+
+
+def is_index_generic(op: Operation) -> bool:
+    """Whether `op` computes each element from `linalg.index` and constants alone
+    (an iota): no input, one output whose value it does not read, identity map."""
+    if not isinstance(op, GenericOp) or op.inputs or len(op.outputs) != 1 or len(op.results) != 1:
+        return False
+    if any(it.data != IteratorType.PARALLEL for it in op.iterator_types.data):
+        return False
+    out_map = op.indexing_maps.data[0].data
+    if out_map != AffineMap.identity(out_map.num_dims) or op.body.block.args[0].uses:
+        return False
+    return all(not inner.regions and inner.dialect_name() in ("arith", "linalg") for inner in op.body.block.ops)
+
+
+def fold_index_generic(producer: GenericOp) -> list[GenericOp]:
+    """Inline the index generic `producer` into each generic reading it through a map
+    of loop dimensions; return the rewritten consumers (one use at a time, so a
+    consumer reading it twice is rebuilt twice)."""
+    rebuilt_ops: list[GenericOp] = []
+    tried: set[tuple[int, int]] = set()
+    while True:
+        use = next(
+            (
+                u
+                for u in producer.results[0].uses
+                if isinstance(u.operation, GenericOp)
+                and u.index < len(u.operation.inputs)
+                and (id(u.operation), u.index) not in tried
+            ),
+            None,
+        )
+        if use is None:
+            break
+        consumer = use.operation
+        assert isinstance(consumer, GenericOp)
+        tried.add((id(consumer), use.index))
+        consumer_map = consumer.indexing_maps.data[use.index].data
+        if not all(isinstance(e, AffineDimExpr) for e in consumer_map.results):
+            continue
+        maps = [m for k, m in enumerate(consumer.indexing_maps.data) if k != use.index]
+        operands = [v for k, v in enumerate(consumer.operands) if k != use.index]
+        n_in = len(consumer.inputs) - 1
+        trial = GenericOp(
+            operands[:n_in], operands[n_in:], Region(Block()), ArrayAttr(maps), consumer.iterator_types, consumer.result_types
+        )
+        ranged = has_loop_ranges(trial)
+        trial.erase()
+        if not ranged:
+            continue
+        block = consumer.body.block
+        first = block.first_op
+        mapping: dict[SSAValue, SSAValue] = {}
+        yielded: SSAValue | None = None
+        for inner in producer.body.block.ops:
+            if isinstance(inner, YieldOp):
+                yielded = mapping.get(inner.operands[0], inner.operands[0])
+                break
+            clone = inner.clone(value_mapper=mapping)
+            if isinstance(clone, IndexOp):
+                expr = consumer_map.results[clone.dim.value.data]
+                assert isinstance(expr, AffineDimExpr)
+                clone.dim = IntegerAttr(expr.position, i64)
+            block.insert_op_before(clone, first) if first is not None else block.add_op(clone)
+            mapping.update(zip(inner.results, clone.results))
+        assert yielded is not None
+        arg = block.args[use.index]
+        arg.replace_all_uses_with(yielded)
+        block.erase_arg(arg)
+        rebuilt = GenericOp(
+            operands[:n_in],
+            operands[n_in:],
+            consumer.detach_region(consumer.body),
+            ArrayAttr(maps),
+            consumer.iterator_types,
+            consumer.result_types,
+        )
+        for name, attr in consumer.attributes.items():
+            rebuilt.attributes.setdefault(name, attr)
+        Rewriter.replace_op(consumer, rebuilt)
+        note_fusion(rebuilt, "iota")
+        rebuilt_ops = [r for r in rebuilt_ops if r is not consumer] + [rebuilt]
+    return rebuilt_ops
 
 
 def _rebuilt_init(init: SSAValue, new_type: TensorType) -> SSAValue | None:
@@ -217,6 +318,18 @@ class LinalgFoldBroadcastsPass(ModulePass):
     name = "linalg-fold-broadcasts"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        worklist = [inner for inner in op.walk() if is_index_generic(inner)]
+        while worklist:  # a consumer left with no input (a convert of an iota) is one too
+            iota = worklist.pop()
+            assert isinstance(iota, GenericOp)
+            if iota.parent is None:
+                continue
+            worklist += [r for r in fold_index_generic(iota) if is_index_generic(r)]
+            if not iota.results[0].uses:
+                init = iota.outputs[0]
+                iota.detach()
+                iota.erase()
+                _erase_dead(init.owner)
         views = [inner for inner in op.walk() if is_view_generic(inner)]
         for view in views:
             assert isinstance(view, GenericOp)
@@ -235,8 +348,10 @@ class LinalgFoldBroadcastsPass(ModulePass):
 __all__ = [
     "FUSION_ATTR",
     "LinalgFoldBroadcastsPass",
+    "fold_index_generic",
     "fold_into_consumers",
     "fold_into_producer",
+    "is_index_generic",
     "is_view_generic",
     "note_fusion",
 ]

@@ -145,13 +145,15 @@ class Emitter:
     def cmp(self, predicate: str, a: SSAValue, b: SSAValue) -> SSAValue:
         op = arith.CmpfOp(a, b, predicate)
         if self.btype != i1:
-            op = arith.CmpfOp.create(operands=[a, b], result_types=[self.btype], properties=dict(op.properties))
+            template, op = op, arith.CmpfOp.create(operands=[a, b], result_types=[self.btype], properties=dict(op.properties))
+            template.drop_all_references()  # it only supplied the predicate: its uses of a and b go
         return self.op(op)
 
     def cmpi(self, predicate: str, a: SSAValue, b: SSAValue) -> SSAValue:
         op = arith.CmpiOp(a, b, predicate)
         if self.btype != i1:
-            op = arith.CmpiOp.create(operands=[a, b], result_types=[self.btype], properties=dict(op.properties))
+            template, op = op, arith.CmpiOp.create(operands=[a, b], result_types=[self.btype], properties=dict(op.properties))
+            template.drop_all_references()  # it only supplied the predicate: its uses of a and b go
         return self.op(op)
 
     def is_nan(self, a: SSAValue) -> SSAValue:

@@ -152,7 +152,17 @@ def _cmpi(op: Operation, args: list[SSAValue], t: Attribute) -> Built:
     assert isinstance(op, arith.CmpiOp)
     predicate = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
     flag = llvm.ICmpPredicateFlag(predicate)
-    return _single(llvm.ICmpOp(args[0], args[1], IntegerAttr(flag.to_int(), 64)))
+    return _single(_compare_of(llvm.ICmpOp(args[0], args[1], IntegerAttr(flag.to_int(), 64)), t))
+
+
+def _compare_of(cmp: Operation, t: Attribute) -> Operation:
+    """`cmp` with result type `t`: xDSL's builders type a comparison `i1` even on
+    vectors, where it is a vector of `i1`."""
+    if cmp.results[0].type == t:
+        return cmp
+    typed = type(cmp).create(operands=list(cmp.operands), result_types=[t], properties=dict(cmp.properties))
+    cmp.drop_all_references()
+    return typed
 
 
 def _cmpf(op: Operation, args: list[SSAValue], t: Attribute) -> Built:
@@ -166,7 +176,7 @@ def _cmpf(op: Operation, args: list[SSAValue], t: Attribute) -> Built:
             )
             return _single(const)
         return _single(int_constant(value, i1))
-    cmp = llvm.FCmpOp(args[0], args[1], predicate)
+    cmp = _compare_of(llvm.FCmpOp(args[0], args[1], predicate), t)
     fm = llvm_fastmath(op.properties.get("fastmath"))
     if fm.data:
         cmp.properties["fastmathFlags"] = fm

@@ -10,9 +10,12 @@
 * `vector.fma` → `llvm.fma.vNfT`; `vector.bitcast` → `llvm.bitcast`; a broadcast
   of a one-element vector is the same shuffle.
 * `x86vector.avx512.dot` → `llvm.x86.avx512bf16.dpbf16ps.512`.
-* `vector.reduction <add|mul|maximumf|minimumf|maxnumf|minnumf>` → LLVM's
-  `llvm.vector.reduce.*` intrinsics; an `add`/`mul` reduction is ordered (lane 0
-  first) unless the op carries `reassoc`, as in LLVM.
+* `vector.reduction <add|mul|maximumf|minimumf|maxnumf|minnumf>` (and the integer
+  kinds) → LLVM's `llvm.vector.reduce.*` intrinsics; an `add`/`mul` reduction is
+  ordered (lane 0 first) unless the op carries `reassoc`, as in LLVM; without
+  `acc` a float `add` starts from `-0.0`, its identity (a sum of `-0.0`s is
+  `-0.0`), and `mul` from `1.0`.
+* `vector.shuffle` of 1-D vectors → `llvm.shufflevector` with the same mask.
 """
 
 from __future__ import annotations
@@ -170,7 +173,7 @@ class ReductionLowering(RewritePattern):
             if op.acc is not None:
                 start = llvm_operand(op.acc, rewriter, op)
             else:
-                c = float_constant(0.0 if kind == "add" else 1.0, element)
+                c = float_constant(-0.0 if kind == "add" else 1.0, element)
                 ops.append(c)
                 start = c.result
             call = llvm.CallIntrinsicOp(name, [start, source], [element])
@@ -187,8 +190,20 @@ class ReductionLowering(RewritePattern):
         replace_with_llvm(op, ops, [result], rewriter)
 
 
+class ShuffleLowering(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: vector.ShuffleOp, rewriter: PatternRewriter, /) -> None:
+        for value in (op.v1, op.v2, op.result):
+            _vector_type(value.type, op)
+        v1, v2 = llvm_operands([op.v1, op.v2], rewriter, op)
+        mask = DenseArrayBase.from_list(i32, list(op.mask.get_values()))
+        shuffle = llvm.ShuffleVectorOp(v1, v2, mask, convert_type(op.result.type))
+        replace_with_llvm(op, [shuffle], [shuffle.res], rewriter)
+
+
 def vector_patterns() -> list[RewritePattern]:
     return [
+        ShuffleLowering(),
         LoadLowering(),
         StoreLowering(),
         BroadcastLowering(),
@@ -200,7 +215,7 @@ def vector_patterns() -> list[RewritePattern]:
 
 
 class ConvertVectorToLLVMPass(ConversionPass):
-    """vector.load/store/broadcast/bitcast/fma/reduction and x86vector.avx512.dot → llvm."""
+    """vector.load/store/broadcast/bitcast/fma/reduction/shuffle and x86vector.avx512.dot → llvm."""
 
     name = "convert-vector-to-llvm"
 

@@ -30,11 +30,11 @@ func.func @identity_broadcast(%v: vector<8xf32>) -> vector<8xf32> {
   func.return %b : vector<8xf32>
 }
 
-// Ordered float sums start from the identity (or the accumulator); fast-math lets
+// Ordered float sums start from the identity, -0.0 (or the accumulator); fast-math lets
 // LLVM reduce in a tree. Integer and max reductions take no start value.
 // CHECK-LABEL: func.func @reductions
 func.func @reductions(%v: vector<8xf32>, %w: vector<4xi32>, %acc: f32) -> (f32, f32, i32, f32) {
-  // CHECK:      %[[Z:.*]] = llvm.mlir.constant(0.000000e+00 : f32) : f32
+  // CHECK:      %[[Z:.*]] = llvm.mlir.constant(-0.000000e+00 : f32) : f32
   // CHECK-NEXT: llvm.call_intrinsic "llvm.vector.reduce.fadd.v8f32"(%[[Z]], %{{.*}}) : (f32, vector<8xf32>) -> f32
   %0 = vector.reduction <add>, %v : vector<8xf32> into f32
   // CHECK:      llvm.call_intrinsic "llvm.vector.reduce.fadd.v8f32"(%acc, %v) {fastmathFlags = #llvm.fastmath<fast>} : (f32, vector<8xf32>) -> f32
@@ -44,6 +44,15 @@ func.func @reductions(%v: vector<8xf32>, %w: vector<4xi32>, %acc: f32) -> (f32, 
   // CHECK:      llvm.call_intrinsic "llvm.vector.reduce.fmaximum.v8f32"(%{{.*}}) : (vector<8xf32>) -> f32
   %3 = vector.reduction <maximumf>, %v : vector<8xf32> into f32
   func.return %0, %1, %2, %3 : f32, f32, i32, f32
+}
+
+// A shuffle of 1-D vectors is LLVM's, mask unchanged.
+// CHECK-LABEL: func.func @halves
+// CHECK:       %[[H:.*]] = llvm.shufflevector %v, %v [2, 3] : vector<4xi32>
+// CHECK:       func.return %[[H]]
+func.func @halves(%v: vector<4xi32>) -> vector<2xi32> {
+  %h = vector.shuffle %v, %v [2, 3] : vector<4xi32>, vector<4xi32>
+  func.return %h : vector<2xi32>
 }
 
 // The bf16 pair kernel's pieces: a bf16 pair read as one i32, stretched to 16

@@ -98,3 +98,24 @@ func.func @transpose_of_shared_value(%a: tensor<3x5xf32>, %b: tensor<3x5xf32>) -
   %t = xla.transpose %0, dims = [1, 0] : (tensor<3x5xf32>) -> tensor<5x3xf32>
   func.return %0, %t : tensor<3x5xf32>, tensor<5x3xf32>
 }
+
+// -----
+
+// An iota is computed where it is read: argmax's reduction gets linalg.index 1
+// (the iota's dimension 0 is the consumer's dimension 1, through its map) and no
+// index array is written; an iota read through a transposing map is renamed so.
+// CHECK-LABEL: func.func @iota_into_consumers
+// CHECK-NOT:   tensor<4x6xi32>
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>]
+// CHECK-SAME:    ins(%x : tensor<4x6xf32>) {{.*}} attrs = {fusion = "iota"}
+// CHECK-NEXT:  ^{{.*}}(%[[A:.*]]: f32, %{{.*}}: f32):
+// CHECK-NEXT:    %[[I:.*]] = linalg.index 1 : index
+// CHECK-NEXT:    %[[C:.*]] = arith.index_cast %[[I]] : index to i32
+// CHECK-NEXT:    %[[F:.*]] = arith.sitofp %[[C]] : i32 to f32
+// CHECK-NEXT:    arith.addf %[[A]], %[[F]] : f32
+func.func @iota_into_consumers(%x: tensor<4x6xf32>) -> tensor<4x6xf32> {
+  %iota = xla.iota dim = 1 : tensor<4x6xi32>
+  %f = xla.convert %iota : (tensor<4x6xi32>) -> tensor<4x6xf32>
+  %r = xla.add %x, %f : tensor<4x6xf32>
+  func.return %r : tensor<4x6xf32>
+}

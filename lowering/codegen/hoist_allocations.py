@@ -1,0 +1,85 @@
+"""`memref-hoist-loop-allocations`: a temporary allocated and freed in each iteration
+of a sequential loop is allocated once, before the loop, and freed after it.
+
+Row fusion (`linalg-fuse-reductions`) runs softmax or layer norm as an `scf.for`
+over blocks of rows whose members each write a block-sized temporary; after
+bufferization every temporary is a `memref.alloc` at the top of the body and a
+`memref.dealloc` at its end, so a 1024-row layer norm made 6,144 calls to the
+allocator. A temporary's contents do not outlive the iteration (it is freed at
+its end), so one buffer serves every iteration.
+
+An allocation moves when it is directly in the body of an `scf.for`, has a
+static shape (no size operands), is freed by a `memref.dealloc` in the same
+body, and its buffer is not yielded by the loop. Loops are visited innermost
+first, so a temporary leaves a nest of `scf.for`s entirely. An `scf.parallel`
+body keeps its allocations: its iterations may run at the same time, each with
+its own buffer. The pass must therefore run after any pass that turns an
+`scf.for` into an `scf.parallel`.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import memref, scf
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.ir import Operation
+from xdsl.passes import ModulePass
+
+
+def _dealloc_in(alloc: memref.AllocOp, body: Operation) -> memref.DeallocOp | None:
+    """The `memref.dealloc` of `alloc`'s buffer in the same block, if its only
+    other uses are inside the block (not the terminator)."""
+    block = alloc.parent_block()
+    assert block is not None
+    found: memref.DeallocOp | None = None
+    for use in alloc.memref.uses:
+        user = use.operation
+        while user.parent_block() is not block:
+            parent = user.parent_op()
+            if parent is None or parent is body:
+                return None
+            user = parent
+        if user is block.last_op:
+            return None
+        if isinstance(use.operation, memref.DeallocOp) and use.operation.parent_block() is block:
+            if found is not None:
+                return None
+            found = use.operation
+    return found
+
+
+def hoist_from(loop: scf.ForOp) -> int:
+    """Move the loop's per-iteration temporaries out of it; return how many moved."""
+    parent = loop.parent_block()
+    if parent is None:
+        return 0
+    moved = 0
+    for op in list(loop.body.block.ops):
+        if not isinstance(op, memref.AllocOp) or op.dynamic_sizes or op.symbol_operands:
+            continue
+        dealloc = _dealloc_in(op, loop)
+        if dealloc is None:
+            continue
+        op.detach()
+        parent.insert_op_before(op, loop)
+        dealloc.detach()
+        parent.insert_op_after(dealloc, loop)
+        moved += 1
+    return moved
+
+
+@dataclass(frozen=True)
+class HoistLoopAllocationsPass(ModulePass):
+    """Per-iteration temporaries of sequential loops → one buffer around the loop."""
+
+    name = "memref-hoist-loop-allocations"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        loops = [inner for inner in op.walk() if isinstance(inner, scf.ForOp)]
+        for loop in reversed(loops):  # inner loops first: a walk lists a loop before its body
+            hoist_from(loop)
+
+
+__all__ = ["HoistLoopAllocationsPass", "hoist_from"]

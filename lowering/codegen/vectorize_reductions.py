@@ -1,0 +1,938 @@
+"""`linalg-vectorize-reductions`: reductions with partial results in vector registers
+(MLIR's `vector.multi_reduction` lowered by hand; XLA's row and column reduction
+emitters).
+
+Takes a `linalg.generic` on buffers that reduces (at least one `reduction`
+iterator) and whose innermost dimension `v` is read contiguously (the minor
+dimension, unit stride, of every operand that uses it), and emits loops with
+explicit `vector` ops instead of the scalar loop nest `convert-linalg-to-loops`
+would make. Its body is cloned on vectors of `lanes` elements: each element-wise
+`arith`/`math` op becomes the same op on vectors (scalars defined outside the
+generic or in an operand that `v` does not index are broadcast). Two forms:
+
+**Row form** (`v` is a reduction: sum/max over the minor dimension, a full
+reduction): `accumulators` independent vectors per output (the latency of the
+combining add or max is hidden behind independent chains) start at the
+combiner's identity; each iteration loads `accumulators` vectors of each input
+and combines them lane-wise. After the loop the vectors are combined lane-wise
+into one, reduced horizontally (`vector.reduction`) and combined with the
+output's initial value; the elements left over (fewer than `lanes *
+accumulators`) run as a scalar loop. The order changes, so each output must be
+combined by one op of a known kind:
+
+* exact in any order, always vectorized: `maximumf`/`minimumf` (NaN propagates
+  from any lane; `-0.0 < +0.0` is part of their order, so the result does not
+  depend on it), integer `add`, `mul`, `and`, `or`, `xor`, `max*`, `min*`
+  (two's complement wraps the same in any order);
+* float `addf`/`mulf`: only when the combiner carries `reassoc`, which
+  `linalg-reassociate-reductions` sets unless `reassociate=false`
+  (`compile(..., reassociate=False)`): then such a reduction keeps the spec's
+  order. The identity of `addf` is `-0.0`, so a sum of `-0.0`s stays `-0.0`.
+  Order: element `j` of the reduced range goes to lane `j mod lanes` of
+  accumulator `(j / lanes) mod accumulators`; the accumulators are combined as a
+  balanced tree (0 with 1, 2 with 3, ...), then LLVM's horizontal reduction,
+  then the output's initial value, then the scalar remainder in order.
+
+A float `maximumf`/`minimumf` of one output takes a fast path first: `select(x >
+acc, x, acc)` (one `vmaxps`, where `llvm.maximum` costs six instructions per
+vector) beside a probe `fma(x, 0, probe)` that turns NaN iff some element is NaN
+or infinite; when the probe is NaN or the result is a zero (whose sign the fast
+path does not track), the exact loop runs again over the range, now in cache.
+
+**Selection form** (`v` reduced by a variadic body that picks an element:
+argmax's value and index pair, chosen by compares and selects): every output
+is `select(p, acc, x)` (either order) of its accumulator and a candidate `x`
+computed from the inputs, and one output's candidate is the position along `v`
+(`index_cast(linalg.index v)`, which `linalg-fold-broadcasts` makes of an
+iota operand; in a vector clone it is the vector `base + [0, 1, ...]`). Each
+accumulator starts as the candidates of one of the first vectors and runs the
+body lane-wise. Partial results are merged by the body itself with the one
+holding the smaller position on the left (two accumulators, then the halves of
+the lanes, by `vector.shuffle`), so ties keep the smallest index and, with
+JAX's argmax body, the first NaN wins as in the spec's order; then the output's
+initial value is combined on the left, as the spec passes it, and the
+remainder runs in order. The value output of a tie between `-0.0` and `+0.0`
+may be either zero. Skipped with `reassociate=false`.
+
+**Column form** (`v` is parallel and some other dimension is a reduction: a sum
+over the rows of a matrix, argmax along a major dimension): each lane is a
+different output element, so the reduction order is the spec's for any body,
+variadic ones included. Blocks of `column_vectors * lanes` consecutive outputs
+(16 vectors of 16 f32 with AVX-512: each row is read 1 KB at a time) are loaded
+into vectors, the reduction loops (in their order) run with them carried in
+registers, and they are stored once; the remaining columns run a vector at a
+time, then as scalars.
+
+The outer loops (the dimensions other than `v` in the row form, the parallel
+ones and the blocks of `v` in the column form) keep their order; the outermost
+one is an `scf.parallel` when `convert-linalg-to-parallel-loops` would have made
+it one (a parallel iterator with more than one iteration that indexes every
+output), so threads still split it. Generics that read an operand not indexed by
+every loop while reducing (contractions: the contraction code generator's) are
+left alone, as are element types other than f32, f64 and i8 to i64, bodies with
+other ops than `arith`/`math` or with `linalg.index`, and dynamic shapes.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import arith, memref, scf, vector
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    DenseArrayBase,
+    DenseIntOrFPElementsAttr,
+    Float32Type,
+    Float64Type,
+    FloatAttr,
+    IntegerAttr,
+    IntegerType,
+    MemRefType,
+    ModuleOp,
+    StringAttr,
+    VectorType,
+    i64,
+)
+from xdsl.dialects.linalg.attrs import IteratorType
+from xdsl.dialects.linalg.ops import GenericOp, IndexOp, YieldOp
+from xdsl.dialects.utils.fast_math import FastMathFlag
+from xdsl.dialects.vector import CombiningKindAttr, CombiningKindFlag
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineDimExpr
+from xdsl.passes import ModulePass
+from xdsl.rewriter import Rewriter
+
+from lowering.codegen.emitter import INDEX, Emitter
+from lowering.codegen.fuse_reductions import contraction_like
+from lowering.codegen.target import get_target
+from lowering.to_llvm.common import memref_strides
+
+# ---------------------------------------------------------------------------
+# Combiners of the row form
+# ---------------------------------------------------------------------------
+
+_INF = float("inf")
+
+
+@dataclass(frozen=True)
+class Combiner:
+    kind: CombiningKindFlag
+    identity: Callable[[Attribute], float | int]
+    """The neutral element for an element type."""
+    needs_reassoc: bool = False
+
+
+def _int_bits(t: Attribute) -> int:
+    assert isinstance(t, IntegerType)
+    return t.width.data
+
+
+COMBINERS: dict[type[Operation], Combiner] = {
+    arith.AddfOp: Combiner(CombiningKindFlag.ADD, lambda t: -0.0, needs_reassoc=True),
+    arith.MulfOp: Combiner(CombiningKindFlag.MUL, lambda t: 1.0, needs_reassoc=True),
+    arith.MaximumfOp: Combiner(CombiningKindFlag.MAXIMUMF, lambda t: -_INF),
+    arith.MinimumfOp: Combiner(CombiningKindFlag.MINIMUMF, lambda t: _INF),
+    arith.AddiOp: Combiner(CombiningKindFlag.ADD, lambda t: 0),
+    arith.MuliOp: Combiner(CombiningKindFlag.MUL, lambda t: 1),
+    arith.AndIOp: Combiner(CombiningKindFlag.AND, lambda t: -1),
+    arith.OrIOp: Combiner(CombiningKindFlag.OR, lambda t: 0),
+    arith.XOrIOp: Combiner(CombiningKindFlag.XOR, lambda t: 0),
+    arith.MaxSIOp: Combiner(CombiningKindFlag.MAXSI, lambda t: -(1 << (_int_bits(t) - 1))),
+    arith.MinSIOp: Combiner(CombiningKindFlag.MINSI, lambda t: (1 << (_int_bits(t) - 1)) - 1),
+    arith.MaxUIOp: Combiner(CombiningKindFlag.MAXUI, lambda t: 0),
+    arith.MinUIOp: Combiner(CombiningKindFlag.MINUI, lambda t: -1),
+}
+"""The combining ops the row form reorders, with their `vector.reduction` kind."""
+
+
+def row_combiners(op: GenericOp) -> list[Operation] | None:
+    """For each output, the op combining its accumulator with a value computed from
+    the inputs alone, or None when an output has no such reorderable combiner."""
+    block = op.body.block
+    yield_op = block.last_op
+    assert isinstance(yield_op, YieldOp)
+    accumulators = block.args[len(op.inputs) :]
+    depends: set[SSAValue] = set(accumulators)
+    for inner in block.ops:
+        if any(v in depends for v in inner.operands):
+            depends.update(inner.results)
+    combiners: list[Operation] = []
+    for k, acc in enumerate(accumulators):
+        uses = list(acc.uses)
+        if len(uses) != 1:
+            return None
+        user = uses[0].operation
+        combiner = COMBINERS.get(type(user))
+        if combiner is None or yield_op.operands[k] is not user.results[0]:
+            return None
+        other = user.operands[1 - uses[0].index]
+        if other in depends or len(list(user.results[0].uses)) != 1:
+            return None
+        if combiner.needs_reassoc:
+            flags = getattr(user, "fastmath", None)
+            if flags is None or FastMathFlag.REASSOC not in flags.data:
+                return None
+        combiners.append(user)
+    return combiners
+
+
+# ---------------------------------------------------------------------------
+# Selection reductions of the row form (argmax: a value and its position)
+# ---------------------------------------------------------------------------
+
+
+def _dependents(block: Block, roots: Sequence[SSAValue]) -> set[SSAValue]:
+    """The values of `block` computed (transitively) from `roots`, roots included."""
+    found: set[SSAValue] = set(roots)
+    for inner in block.ops:
+        if any(v in found for v in inner.operands):
+            found.update(inner.results)
+    return found
+
+
+def _is_position(value: SSAValue, v: int) -> bool:
+    """Whether `value` is `arith.index_cast (linalg.index v)`."""
+    owner = value.owner
+    if not isinstance(owner, arith.IndexCastOp):
+        return False
+    source = owner.input.owner
+    return isinstance(source, IndexOp) and source.dim.value.data == v
+
+
+@dataclass(frozen=True)
+class Selection:
+    """Each output `k` is `select(p_k, acc_k, x_k)` (or with `x_k` first): the body
+    picks an element, and output `position` is the element's index along `v`."""
+
+    values: tuple[SSAValue, ...]
+    """`x_k`, the candidate of each output, computed from the inputs alone."""
+    position: int
+
+
+def row_selection(op: GenericOp, v: int) -> Selection | None:
+    """The selection structure of `op`'s body, or None."""
+    block = op.body.block
+    yield_op = block.last_op
+    assert isinstance(yield_op, YieldOp)
+    accumulators = list(block.args[len(op.inputs) :])
+    from_acc = _dependents(block, accumulators)
+    index_ops = [o.results[0] for o in block.ops if isinstance(o, IndexOp)]
+    from_inputs = _dependents(block, [*block.args[: len(op.inputs)], *index_ops])
+    values: list[SSAValue] = []
+    for k, acc in enumerate(accumulators):
+        select = yield_op.operands[k].owner
+        if not isinstance(select, arith.SelectOp):
+            return None
+        pair = [select.lhs, select.rhs]
+        if acc not in pair:
+            return None
+        x = pair[1 - pair.index(acc)]
+        if x in from_acc:
+            return None
+        values.append(x)
+    positions = [k for k, x in enumerate(values) if _is_position(x, v)]
+    if len(positions) != 1:
+        return None
+    # A merge of two partial results runs the ops that read an accumulator with the
+    # candidates replaced: every other value they read must be a candidate.
+    for inner in block.ops:
+        if isinstance(inner, YieldOp) or not any(r in from_acc for r in inner.results):
+            continue
+        for operand in inner.operands:
+            if operand in from_inputs and operand not in from_acc and operand not in values:
+                return None
+    return Selection(tuple(values), positions[0])
+
+
+# ---------------------------------------------------------------------------
+# Which generics, in which form
+# ---------------------------------------------------------------------------
+
+_ELEMENTS = (Float32Type, Float64Type)
+
+
+def _element_ok(t: Attribute) -> bool:
+    if isinstance(t, _ELEMENTS):
+        return True
+    return isinstance(t, IntegerType) and t.width.data in (8, 16, 32, 64)
+
+
+def _body_ok(op: GenericOp, v: int) -> bool:
+    """Element-wise `arith`/`math` ops on supported types, and `linalg.index`; the
+    index along `v` only converted to an integer (it becomes a vector of positions)."""
+    for inner in op.body.block.ops:
+        if isinstance(inner, YieldOp):
+            continue
+        if isinstance(inner, IndexOp):
+            if inner.dim.value.data == v and not all(
+                isinstance(u.operation, arith.IndexCastOp) and _element_ok(u.operation.result.type)
+                for u in inner.result.uses
+            ):
+                return False
+            continue
+        if inner.dialect_name() not in ("arith", "math") or inner.regions:
+            return False
+        for r in inner.results:
+            t = r.type
+            if not (_element_ok(t) or (isinstance(t, IntegerType) and t.width.data == 1)):
+                return False
+    return True
+
+
+@dataclass(frozen=True)
+class Plan:
+    """How one generic is vectorized."""
+
+    form: str
+    """'row' (the innermost dimension is reduced by reorderable combiners),
+    'select' (it is reduced by a selection: argmax) or 'column' (it is parallel)."""
+    sizes: tuple[int, ...]
+    """The extent of each iteration dimension."""
+    lanes: int
+    accumulators: int
+    parallel_outer: int | None
+    """The dimension whose loop becomes an `scf.parallel`, if any."""
+
+
+def plan(
+    op: GenericOp, lanes: int, accumulators: int, reassociate: bool = True, column_vectors: int = 16
+) -> Plan | None:
+    """The plan for `op` (see the module docstring), or None to leave it alone.
+    `accumulators` per output in the row forms; `column_vectors` vectors (shared by
+    the outputs) per block of the column form."""
+    iterators = [it.data for it in op.iterator_types.data]
+    if op.res or not iterators or IteratorType.REDUCTION not in iterators or not op.outputs:
+        return None
+    n = len(iterators)
+    v = n - 1
+    if contraction_like(op) or not _body_ok(op, v) or any(o in op.inputs for o in op.outputs):
+        return None  # (an output read as an input would be read stale from memory)
+    maps = [m.data for m in op.indexing_maps.data]
+    if any(not all(isinstance(e, AffineDimExpr) for e in m.results) for m in maps):
+        return None
+    sizes: list[int] = [-1] * n
+    for value, m in zip(op.operands, maps):
+        t = value.type
+        if not isinstance(t, MemRefType) or not _element_ok(t.get_element_type()):
+            return None
+        shape = t.get_shape()
+        if any(s < 0 for s in shape):
+            return None
+        try:
+            strides = memref_strides(t)
+        except ValueError:
+            return None
+        for position, (e, s) in enumerate(zip(m.results, shape)):
+            assert isinstance(e, AffineDimExpr)
+            sizes[e.position] = s
+            if e.position == v and (position != len(m.results) - 1 or strides[-1] != 1):
+                return None  # not read contiguously along v
+    if any(s < 1 for s in sizes):
+        return None
+    out_maps = maps[len(op.inputs) :]
+    if iterators[v] == IteratorType.REDUCTION:
+        if row_combiners(op) is not None:
+            form = "row"
+        elif reassociate and row_selection(op, v) is not None:
+            form = "select"
+        else:
+            return None
+    else:
+        form = "column"
+        if any(not m.results or m.results[-1] != AffineDimExpr(v) for m in out_maps):
+            return None
+    if sizes[v] < lanes:
+        return None
+    per_block = max(1, column_vectors // len(op.outputs)) if form == "column" else accumulators
+    k = max(1, min(per_block, sizes[v] // lanes))
+    if form == "column":  # the loops outside the reduction: parallel dimensions, then blocks of v
+        order = [d for d in range(n) if iterators[d] == IteratorType.PARALLEL and d != v] + [v]
+    else:
+        order = [d for d in range(n) if d != v]
+    outer = next((d for d in order if sizes[d] > 1), None)
+    parallel_outer = None
+    if (
+        outer is not None
+        and iterators[outer] == IteratorType.PARALLEL
+        and all(AffineDimExpr(outer) in m.results for m in out_maps)
+    ):
+        parallel_outer = outer
+    return Plan(form, tuple(sizes), lanes, k, parallel_outer)
+
+
+# ---------------------------------------------------------------------------
+# Emission
+# ---------------------------------------------------------------------------
+
+Index = SSAValue | int
+SCALAR = 0
+"""`lanes` of a scalar clone (1 is a one-element vector)."""
+
+
+def _vector_of(t: Attribute, lanes: int) -> VectorType:
+    return VectorType(t, [lanes])
+
+
+class _Position:
+    """What `linalg.index v` is bound to in a vector clone: lane `j` is `base + j`."""
+
+    def __init__(self, base: SSAValue):
+        self.base = base
+
+
+class BodyCloner:
+    """Clones a generic's body at a point of the iteration space: its block
+    arguments bound to values (scalars, or vectors of `lanes` along dimension `v`),
+    `linalg.index d` to that point's `dims[d]` (a vector of positions for `v`); an
+    op with a vector operand becomes the op on vectors."""
+
+    def __init__(self, op: GenericOp, v: int):
+        self.op = op
+        self.v = v
+
+    def clone(
+        self,
+        em: Emitter,
+        bindings: dict[SSAValue, SSAValue],
+        dims: Sequence[Index],
+        lanes: int,
+        only: Callable[[Operation], bool] | None = None,
+    ) -> dict[SSAValue, SSAValue]:
+        """Clone the body's ops (those `only` accepts) with `bindings`; return the map
+        from body values to their clones."""
+        mapping: dict[SSAValue, SSAValue] = dict(bindings)
+        positions: dict[SSAValue, _Position] = {}
+        splats: dict[SSAValue, SSAValue] = {}
+
+        def splat(value: SSAValue) -> SSAValue:
+            if isinstance(value.type, VectorType):
+                return value
+            if value not in splats:
+                splats[value] = em.value(vector.BroadcastOp(value, _vector_of(value.type, lanes)))
+            return splats[value]
+
+        for inner in self.op.body.block.ops:
+            if isinstance(inner, YieldOp) or (only is not None and not only(inner)):
+                continue
+            if all(r in mapping for r in inner.results):
+                continue
+            if isinstance(inner, IndexOp):
+                d = inner.dim.value.data
+                value = em.materialize(dims[d])
+                if d == self.v and lanes != SCALAR:
+                    positions[inner.result] = _Position(value)
+                else:
+                    mapping[inner.result] = value
+                continue
+            if isinstance(inner, arith.IndexCastOp) and inner.input in positions:
+                base = em.value(arith.IndexCastOp(positions[inner.input].base, inner.result.type))
+                ramp = em.value(vector.BroadcastOp(base, _vector_of(base.type, lanes)))
+                if lanes > 1:
+                    t = _vector_of(base.type, lanes)
+                    steps = em.value(arith.ConstantOp(DenseIntOrFPElementsAttr.from_list(t, list(range(lanes)))))
+                    ramp = em.value(arith.AddiOp(ramp, steps))
+                mapping[inner.result] = ramp
+                continue
+            operands = [mapping.get(x, x) for x in inner.operands]
+            if lanes != SCALAR and any(isinstance(x.type, VectorType) for x in operands):
+                operands = [splat(x) for x in operands]
+                result_types = [_vector_of(r.type, lanes) for r in inner.results]
+            else:
+                result_types = [r.type for r in inner.results]
+            new = type(inner).create(
+                operands=operands,
+                result_types=result_types,
+                properties=dict(inner.properties),
+                attributes=dict(inner.attributes),
+            )
+            em.add(new)
+            mapping.update(zip(inner.results, new.results))
+        return mapping
+
+    def emit(self, em: Emitter, args: Sequence[SSAValue], dims: Sequence[Index], lanes: int) -> list[SSAValue]:
+        """The yielded values of the whole body on `args`."""
+        block = self.op.body.block
+        mapping = self.clone(em, dict(zip(block.args, args)), dims, lanes)
+        yield_op = block.last_op
+        assert isinstance(yield_op, YieldOp)
+        return [mapping.get(x, x) for x in yield_op.operands]
+
+
+def reduction(value: SSAValue, kind: CombiningKindFlag, combiner: Operation) -> vector.ReductionOp:
+    """`vector.reduction <kind>` of `value` to its element type, with the combiner's
+    fast-math flags (xDSL's builder would give it the vector's type)."""
+    t = value.type
+    assert isinstance(t, VectorType)
+    properties: dict[str, Attribute] = {"kind": CombiningKindAttr(kind)}
+    fastmath = getattr(combiner, "fastmath", None)
+    if isinstance(fastmath, arith.FastMathFlagsAttr) and fastmath.data:
+        properties["fastmath"] = fastmath
+    return vector.ReductionOp.create(operands=[value], result_types=[t.element_type], properties=properties)
+
+
+def _constant(em: Emitter, value: float, t: Attribute) -> SSAValue:
+    if isinstance(t, AnyFloat):
+        return em.value(arith.ConstantOp(FloatAttr(float(value), t)))
+    assert isinstance(t, IntegerType)
+    bits = t.width.data
+    v = int(value) & ((1 << bits) - 1)
+    if v >= 1 << (bits - 1):
+        v -= 1 << bits
+    return em.value(arith.ConstantOp(IntegerAttr(v, t)))
+
+
+def _clone_combiner(em: Emitter, combiner: Operation, acc_first: bool, a: SSAValue, b: SSAValue) -> SSAValue:
+    """`combiner` applied to accumulator `a` and value `b`, operands in its order."""
+    operands = [a, b] if acc_first else [b, a]
+    new = type(combiner).create(
+        operands=operands,
+        result_types=[a.type],
+        properties=dict(combiner.properties),
+        attributes=dict(combiner.attributes),
+    )
+    return em.value(new)
+
+
+def _tree(groups: list[list[SSAValue]], merge: Callable[[list[SSAValue], list[SSAValue]], list[SSAValue]]):
+    """Combine `groups` pairwise (0 with 1, 2 with 3, ...) until one is left."""
+    while len(groups) > 1:
+        paired = [merge(groups[g], groups[g + 1]) for g in range(0, len(groups) - 1, 2)]
+        if len(groups) % 2:
+            paired.append(groups[-1])
+        groups = paired
+    return groups[0]
+
+
+class Vectorizer:
+    """Emits the loops of one planned generic before it, then erases it."""
+
+    def __init__(self, op: GenericOp, p: Plan):
+        self.op = op
+        self.p = p
+        self.maps = [m.data for m in op.indexing_maps.data]
+        self.n_in = len(op.inputs)
+        self.v = len(p.sizes) - 1
+        self.body = BodyCloner(op, self.v)
+
+    # -- operand access -------------------------------------------------------
+
+    def _indices(self, em: Emitter, k: int, dims: Sequence[Index]) -> list[SSAValue]:
+        return [em.materialize(em.affine(e, dims)) for e in self.maps[k].results]
+
+    def load(self, em: Emitter, k: int, dims: Sequence[Index], lanes: int) -> SSAValue:
+        """Operand `k` at `dims`: a vector of `lanes` along v if it uses v (and
+        `lanes` is not SCALAR), else a scalar."""
+        value = self.op.operands[k]
+        t = value.type
+        assert isinstance(t, MemRefType)
+        indices = self._indices(em, k, dims)
+        if lanes != SCALAR and AffineDimExpr(self.v) in self.maps[k].results:
+            return em.value(vector.LoadOp(value, indices, _vector_of(t.get_element_type(), lanes)))
+        if lanes != SCALAR and k >= self.n_in:  # an output, read as a vector of one
+            return em.value(vector.LoadOp(value, indices, _vector_of(t.get_element_type(), lanes)))
+        return em.value(memref.LoadOp.get(value, indices))
+
+    def store(self, em: Emitter, value: SSAValue, k: int, dims: Sequence[Index]) -> None:
+        target = self.op.operands[k]
+        indices = self._indices(em, k, dims)
+        if isinstance(value.type, VectorType):
+            em.add(vector.StoreOp(value, target, indices))
+        else:
+            em.add(memref.StoreOp.get(value, target, indices))
+
+    def inputs_at(self, em: Emitter, dims: Sequence[Index], lanes: int) -> list[SSAValue]:
+        return [self.load(em, k, dims, lanes) for k in range(self.n_in)]
+
+    def body_at(self, em: Emitter, dims: Sequence[Index], lanes: int, accs: Sequence[SSAValue]) -> list[SSAValue]:
+        """The body's yields at `dims` with accumulators `accs`."""
+        return self.body.emit(em, [*self.inputs_at(em, dims, lanes), *accs], dims, lanes)
+
+    # -- loops ----------------------------------------------------------------
+
+    def nest(
+        self,
+        em: Emitter,
+        loops: Sequence[tuple[int, Index, Index, int]],
+        dims: dict[int, Index],
+        body: Callable[[Emitter, dict[int, Index]], None],
+        parallel: bool = True,
+    ) -> None:
+        """Loops (dimension, lower, upper, step) around `body`, without carried values;
+        the one over `parallel_outer` is an `scf.parallel` (if `parallel`)."""
+        if not loops:
+            body(em, dims)
+            return
+        (d, lower, upper, step), rest = loops[0], loops[1:]
+        if parallel and d == self.p.parallel_outer:
+            block = Block(arg_types=[INDEX])
+            inner = Emitter(block=block)
+            self.nest(inner, rest, {**dims, d: block.args[0]}, body, parallel)
+            block.add_op(scf.ReduceOp())
+            em.add(
+                scf.ParallelOp(
+                    [em.materialize(lower)], [em.materialize(upper)], [em.index(step)], Region(block)
+                )
+            )
+            return
+
+        def loop_body(inner: Emitter, iv: SSAValue, carried: Sequence[SSAValue]) -> Sequence[SSAValue]:
+            self.nest(inner, rest, {**dims, d: iv}, body, parallel)
+            return []
+
+        em.loop(lower, upper, step, loop_body)
+
+    def emit(self) -> None:
+        em = Emitter()
+        {"row": self.emit_row, "select": self.emit_row, "column": self.emit_column}[self.p.form](em)
+        first = next(o for o in em.ops if isinstance(o, (scf.ForOp, scf.ParallelOp)))
+        first.attributes["vectorized"] = StringAttr(f"{self.p.form}({self.p.lanes}x{self.p.accumulators})")
+        Rewriter().replace_op(self.op, em.ops, [])
+
+    # -- row forms ------------------------------------------------------------
+
+    def emit_row(self, em: Emitter) -> None:
+        p = self.p
+        outer = [(d, 0, p.sizes[d], 1) for d in range(len(p.sizes)) if d != self.v]
+        self.nest(em, outer, {}, self.row_body if p.form == "row" else self.select_body)
+
+    def _at(self, dims: dict[int, Index], j: Index) -> list[Index]:
+        return [j if d == self.v else dims.get(d, 0) for d in range(len(self.p.sizes))]
+
+    def row_body(self, em: Emitter, dims: dict[int, Index]) -> None:
+        p = self.p
+        combiners = row_combiners(self.op)
+        assert combiners is not None
+        accs = self.op.body.block.args[self.n_in :]
+        acc_first = [c.operands[0] is a for c, a in zip(combiners, accs)]
+        kinds = [COMBINERS[type(c)] for c in combiners]
+        n_out = len(accs)
+        step = p.lanes * p.accumulators
+        main = p.sizes[self.v] - p.sizes[self.v] % step
+        identities = []
+        for c, a in zip(kinds, accs):
+            scalar = _constant(em, c.identity(a.type), a.type)
+            identities.append(em.value(vector.BroadcastOp(scalar, _vector_of(a.type, p.lanes))))
+
+        def vector_step(inner: Emitter, iv: SSAValue, carried: Sequence[SSAValue]) -> Sequence[SSAValue]:
+            out: list[SSAValue] = []
+            for u in range(p.accumulators):
+                at = self._at(dims, inner.addi(iv, u * p.lanes))
+                out += self.body_at(inner, at, p.lanes, carried[u * n_out : (u + 1) * n_out])
+            return out
+
+        def exact(e: Emitter) -> list[SSAValue]:
+            """The vector loop, the tree and the reduction across lanes of each output."""
+            partial = list(e.loop(0, main, step, vector_step, identities * p.accumulators))
+            groups = [partial[u * n_out : (u + 1) * n_out] for u in range(p.accumulators)]
+            merged = _tree(
+                groups,
+                lambda a, b: [_clone_combiner(e, combiners[j], acc_first[j], a[j], b[j]) for j in range(n_out)],
+            )
+            return [e.value(reduction(merged[j], kinds[j].kind, combiners[j])) for j in range(n_out)]
+
+        fast = _fast_extremum(combiners[0]) if n_out == 1 and main else None
+        reduced = self.fast_extremum(em, dims, main, step, fast, exact) if fast else exact(em)
+        results: list[SSAValue] = []
+        out_dims = self._at(dims, 0)
+        for j in range(n_out):
+            initial = self.load(em, self.n_in + j, out_dims, SCALAR)
+            results.append(_clone_combiner(em, combiners[j], acc_first[j], initial, reduced[j]))
+        if main < p.sizes[self.v]:
+
+            def scalar_step(inner: Emitter, iv: SSAValue, carried: Sequence[SSAValue]) -> Sequence[SSAValue]:
+                return self.body_at(inner, self._at(dims, iv), SCALAR, carried)
+
+            results = list(em.loop(main, p.sizes[self.v], 1, scalar_step, results))
+        for j, r in enumerate(results):
+            self.store(em, r, self.n_in + j, out_dims)
+
+    def fast_extremum(
+        self,
+        em: Emitter,
+        dims: dict[int, Index],
+        main: int,
+        step: int,
+        predicate: str,
+        exact: Callable[[Emitter], list[SSAValue]],
+    ) -> list[SSAValue]:
+        """max/min of one output by `select(x > acc, x, acc)` (one `vmaxps`; NaN and
+        the sign of zero are not its business), beside a probe `fma(x, 0, probe)`,
+        which is NaN iff some `x` is NaN or infinite. The result stands when the probe
+        is a number and the result is not a zero; otherwise (NaN, infinities, a
+        maximum of zeros) the exact loop runs again on the row, which is in cache."""
+        p = self.p
+        block = self.op.body.block
+        acc_arg = block.args[self.n_in]
+        combiner = next(iter(acc_arg.uses)).operation
+        value = combiner.operands[1] if combiner.operands[0] is acc_arg else combiner.operands[0]
+        from_acc = _dependents(block, [acc_arg])
+        t = acc_arg.type
+        vt = _vector_of(t, p.lanes)
+        identity = COMBINERS[type(combiner)].identity(t)
+        start = em.value(vector.BroadcastOp(_constant(em, identity, t), vt))
+        zeros = em.value(vector.BroadcastOp(_constant(em, 0.0, t), vt))
+
+        def fast_step(inner: Emitter, iv: SSAValue, carried: Sequence[SSAValue]) -> Sequence[SSAValue]:
+            out: list[SSAValue] = []
+            for u in range(p.accumulators):
+                at = self._at(dims, inner.addi(iv, u * p.lanes))
+                bindings = dict(zip(block.args, self.inputs_at(inner, at, p.lanes)))
+                mapping = self.body.clone(
+                    inner, bindings, at, p.lanes, only=lambda o: not any(r in from_acc for r in o.results)
+                )
+                x = mapping[value]
+                acc, probe = carried[2 * u], carried[2 * u + 1]
+                better = inner.value(_vector_cmpf(x, acc, predicate, vt))
+                out += [
+                    inner.value(arith.SelectOp(better, x, acc)),
+                    inner.value(vector.FMAOp(x, zeros, probe)),
+                ]
+            return out
+
+        carried = list(em.loop(0, main, step, fast_step, [start, zeros] * p.accumulators))
+        accs = carried[0::2]
+        probes = carried[1::2]
+
+        def pick(a: SSAValue, b: SSAValue) -> SSAValue:
+            better = em.value(_vector_cmpf(b, a, predicate, vt))
+            return em.value(arith.SelectOp(better, b, a))
+
+        best = _tree([[a] for a in accs], lambda a, b: [pick(a[0], b[0])])[0]
+        total = _tree([[q] for q in probes], lambda a, b: [em.value(arith.AddfOp(a[0], b[0]))])[0]
+        kind = CombiningKindFlag.MAXIMUMF if predicate == "ogt" else CombiningKindFlag.MINIMUMF
+        result = em.value(reduction(best, kind, combiner))
+        probe = em.value(reduction(total, CombiningKindFlag.ADD, combiner))
+        unusual = em.value(arith.CmpfOp(probe, probe, "uno"))
+        zero = em.value(arith.CmpfOp(result, _constant(em, 0.0, t), "oeq"))
+        redo = em.value(arith.OrIOp(unusual, zero))
+        again = Emitter(block=Block())
+        again.add(scf.YieldOp(*exact(again)))
+        keep = Emitter(block=Block())
+        keep.add(scf.YieldOp(result))
+        branch = em.add(scf.IfOp(redo, [t], Region(again.block), Region(keep.block)))
+        return list(branch.results)
+
+    def select_body(self, em: Emitter, dims: dict[int, Index]) -> None:
+        """Argmax-like: the accumulators start as the first `accumulators` vectors'
+        candidates; partial results merge with the body, the one at the smaller
+        position on the left (where the spec's order would have put it)."""
+        p = self.p
+        block = self.op.body.block
+        selection = row_selection(self.op, self.v)
+        assert selection is not None
+        accs = list(block.args[self.n_in :])
+        n_out = len(accs)
+        from_acc = _dependents(block, accs)
+        from_inputs = _dependents(
+            block, [*block.args[: self.n_in], *(o.results[0] for o in block.ops if isinstance(o, IndexOp))]
+        )
+        step = p.lanes * p.accumulators
+        main = p.sizes[self.v] - p.sizes[self.v] % step
+
+        def candidates(e: Emitter, at: Sequence[Index], lanes: int) -> list[SSAValue]:
+            bindings = dict(zip(block.args, self.inputs_at(e, at, lanes)))
+            mapping = self.body.clone(e, bindings, at, lanes, only=lambda o: not any(r in from_acc for r in o.results))
+            return [mapping[x] for x in selection.values]
+
+        def merge(e: Emitter, at: Sequence[Index], lanes: int, left: list[SSAValue], right: list[SSAValue]):
+            bindings = {**dict(zip(accs, left)), **dict(zip(selection.values, right))}
+            mapping = self.body.clone(
+                e, bindings, at, lanes, only=lambda o: not any(r in from_inputs and r not in from_acc for r in o.results)
+            )
+            yield_op = block.last_op
+            assert isinstance(yield_op, YieldOp)
+            return [mapping[x] for x in yield_op.operands]
+
+        def ordered_merge(e: Emitter, lanes: int, a: list[SSAValue], b: list[SSAValue]) -> list[SSAValue]:
+            k = selection.position
+            swap = e.value(arith.CmpiOp(b[k], a[k], "slt"))
+            left = [e.value(arith.SelectOp(swap, y, x)) for x, y in zip(a, b)]
+            right = [e.value(arith.SelectOp(swap, x, y)) for x, y in zip(a, b)]
+            return merge(e, self._at(dims, 0), lanes, left, right)
+
+        init: list[SSAValue] = []
+        for u in range(p.accumulators):
+            init += candidates(em, self._at(dims, u * p.lanes), p.lanes)
+
+        def vector_step(inner: Emitter, iv: SSAValue, carried: Sequence[SSAValue]) -> Sequence[SSAValue]:
+            out: list[SSAValue] = []
+            for u in range(p.accumulators):
+                at = self._at(dims, inner.addi(iv, u * p.lanes))
+                out += self.body_at(inner, at, p.lanes, carried[u * n_out : (u + 1) * n_out])
+            return out
+
+        partial = list(em.loop(step, main, step, vector_step, init))
+        groups = [partial[u * n_out : (u + 1) * n_out] for u in range(p.accumulators)]
+        merged = _tree(groups, lambda a, b: ordered_merge(em, p.lanes, a, b))
+        width = p.lanes
+        while width > 1:  # halve the lanes: lanes [0, w/2) against [w/2, w)
+            half = width // 2
+            lo_mask = DenseArrayBase.from_list(i64, list(range(half)))
+            hi_mask = DenseArrayBase.from_list(i64, list(range(half, width)))
+            lo = [em.value(vector.ShuffleOp(x, x, lo_mask, result_type=_vector_of(_elem(x), half))) for x in merged]
+            hi = [em.value(vector.ShuffleOp(x, x, hi_mask, result_type=_vector_of(_elem(x), half))) for x in merged]
+            merged = ordered_merge(em, half, lo, hi)
+            width = half
+        out_dims = self._at(dims, 0)
+        initial = [self.load(em, self.n_in + j, out_dims, 1) for j in range(n_out)]
+        results = merge(em, out_dims, 1, initial, merged)  # the initial value on the left, as the spec says
+        if main < p.sizes[self.v]:
+
+            def tail_step(inner: Emitter, iv: SSAValue, carried: Sequence[SSAValue]) -> Sequence[SSAValue]:
+                return self.body_at(inner, self._at(dims, iv), 1, carried)
+
+            results = list(em.loop(main, p.sizes[self.v], 1, tail_step, results))
+        for j, r in enumerate(results):
+            self.store(em, r, self.n_in + j, out_dims)
+
+    # -- column form ----------------------------------------------------------
+
+    def emit_column(self, em: Emitter) -> None:
+        p = self.p
+        iterators = [it.data for it in self.op.iterator_types.data]
+        parallel = [d for d in range(len(p.sizes)) if iterators[d] == IteratorType.PARALLEL and d != self.v]
+        width = p.lanes * p.accumulators
+        main = p.sizes[self.v] - p.sizes[self.v] % width
+        outer = [(d, 0, p.sizes[d], 1) for d in parallel]
+        if main:
+            self.nest(em, [*outer, (self.v, 0, main, width)], {}, self.column_block(p.accumulators, p.lanes))
+        # The last columns on this thread: whole vectors, then one by one.
+        vectors = main + (p.sizes[self.v] - main) // p.lanes * p.lanes
+        if main < vectors:
+            tail = [*outer, (self.v, main, vectors, p.lanes)]
+            self.nest(em, tail, {}, self.column_block(1, p.lanes), parallel=False)
+        if vectors < p.sizes[self.v]:
+            tail = [*outer, (self.v, vectors, p.sizes[self.v], 1)]
+            self.nest(em, tail, {}, self.column_block(1, SCALAR), parallel=False)
+
+    def column_block(self, accumulators: int, lanes: int) -> Callable[[Emitter, dict[int, Index]], None]:
+        p = self.p
+        iterators = [it.data for it in self.op.iterator_types.data]
+        reductions = [d for d in range(len(p.sizes)) if iterators[d] == IteratorType.REDUCTION]
+        n_out = len(self.op.outputs)
+        width = max(lanes, 1)
+
+        def block(em: Emitter, dims: dict[int, Index]) -> None:
+            def at(u: int, inner_dims: dict[int, Index], e: Emitter) -> list[Index]:
+                full = {**inner_dims, self.v: e.addi(inner_dims[self.v], u * width)}
+                return [full.get(d, 0) for d in range(len(p.sizes))]
+
+            accs = [self.load(em, self.n_in + j, at(u, dims, em), lanes) for u in range(accumulators) for j in range(n_out)]
+
+            def level(e: Emitter, depth: int, inner_dims: dict[int, Index], carried: Sequence[SSAValue]):
+                if depth == len(reductions):
+                    out: list[SSAValue] = []
+                    for u in range(accumulators):
+                        out += self.body_at(e, at(u, inner_dims, e), lanes, carried[u * n_out : (u + 1) * n_out])
+                    return out
+                d = reductions[depth]
+
+                def step(inner: Emitter, iv: SSAValue, values: Sequence[SSAValue]) -> Sequence[SSAValue]:
+                    return level(inner, depth + 1, {**inner_dims, d: iv}, values)
+
+                return list(e.loop(0, p.sizes[d], 1, step, carried))
+
+            results = level(em, 0, dims, accs)
+            for u in range(accumulators):
+                for j in range(n_out):
+                    self.store(em, results[u * n_out + j], self.n_in + j, at(u, dims, em))
+
+        return block
+
+
+def _fast_extremum(combiner: Operation) -> str | None:
+    """The comparison of the fast path for a float max/min combiner, else None."""
+    if not isinstance(combiner.results[0].type, AnyFloat):
+        return None
+    return {arith.MaximumfOp: "ogt", arith.MinimumfOp: "olt"}.get(type(combiner))
+
+
+def _vector_cmpf(x: SSAValue, y: SSAValue, predicate: str, vt: VectorType) -> arith.CmpfOp:
+    """`arith.cmpf` of two vectors, typed `vector<N x i1>` (xDSL's builder types it `i1`)."""
+    template = arith.CmpfOp(x, y, predicate)
+    typed = arith.CmpfOp.create(
+        operands=[x, y], result_types=[VectorType(IntegerType(1), vt.get_shape())], properties=dict(template.properties)
+    )
+    template.drop_all_references()
+    return typed
+
+
+def _elem(value: SSAValue) -> Attribute:
+    t = value.type
+    assert isinstance(t, VectorType)
+    return t.element_type
+
+
+# ---------------------------------------------------------------------------
+# The pass
+# ---------------------------------------------------------------------------
+
+
+def vectorize_reduction(
+    op: GenericOp, lanes: int, accumulators: int, reassociate: bool = True, column_vectors: int = 16
+) -> str | None:
+    """Vectorize `op` in place if it qualifies; return its form or None."""
+    if lanes < 2:
+        return None
+    p = plan(op, lanes, accumulators, reassociate, column_vectors)
+    if p is None:
+        return None
+    Vectorizer(op, p).emit()
+    return p.form
+
+
+def _lanes_for(op: GenericOp, vector_bits: int) -> int:
+    widths = [
+        t.width.data if isinstance(t, IntegerType) else t.bitwidth
+        for t in (a.type for a in op.body.block.args)
+        if isinstance(t, (IntegerType, *_ELEMENTS))
+    ]
+    return max(1, vector_bits // max(widths, default=32))
+
+
+@dataclass(frozen=True)
+class LinalgVectorizeReductionsPass(ModulePass):
+    """Row and column reductions on buffers → loops of `vector` ops with partial
+    results in registers (the reduction is reordered only where exact or allowed)."""
+
+    name = "linalg-vectorize-reductions"
+
+    vector_bits: int = 0
+    """Width of a vector (0: the target's, `lowering/codegen/target.py`); a vector
+    holds `vector_bits` / (widest element of the body) lanes."""
+
+    accumulators: int = 4
+    """Independent vector accumulators per output in the row forms."""
+
+    column_vectors: int = 0
+    """Vectors of outputs a block of the column form keeps in registers (0: half
+    the target's vector registers: 16 with AVX-512, 8 with AVX2). The wider the
+    block, the longer the contiguous piece of each row it reads (16 vectors of
+    f32: 1 KB), which is what a column reduction's speed depends on."""
+
+    reassociate: bool = True
+    """False: selection reductions (argmax) over the minor dimension keep the spec's
+    order (float add/mul follow `linalg-reassociate-reductions`' marks)."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        target = get_target()
+        bits = self.vector_bits or target.vector_bits
+        column_vectors = self.column_vectors or max(1, target.vector_registers // 2)
+        for inner in list(op.walk()):
+            if isinstance(inner, GenericOp) and inner.parent is not None:
+                lanes = _lanes_for(inner, bits)
+                vectorize_reduction(inner, lanes, self.accumulators, self.reassociate, column_vectors)
+
+
+__all__ = [
+    "COMBINERS",
+    "LinalgVectorizeReductionsPass",
+    "Plan",
+    "Selection",
+    "plan",
+    "row_combiners",
+    "row_selection",
+    "vectorize_reduction",
+]

@@ -1,0 +1,149 @@
+// RUN: xla-opt %s --split-input-file -p "convert-xla-to-linalg,linalg-fold-broadcasts,linalg-fuse-elementwise,bufferize,linalg-generalize-named-ops,linalg-interchange,linalg-reassociate-reductions,linalg-vectorize-reductions{vector_bits=128 column_vectors=4}" | FileCheck %s
+// RUN: xla-opt %s --split-input-file -p "convert-xla-to-linalg,linalg-fold-broadcasts,linalg-fuse-elementwise,bufferize,linalg-generalize-named-ops,linalg-interchange,linalg-reassociate-reductions{reassociate=false},linalg-vectorize-reductions{vector_bits=128 column_vectors=4 reassociate=false}" | FileCheck %s --check-prefix=ORDERED
+
+// Max over rows (exact in any order): first a fast path, 4 vector accumulators of
+// 4 lanes from -inf by compare and select (no NaN, no sign of zero) beside probes
+// fma(x, 0, p); a NaN probe (a NaN or infinity seen) or a zero result runs the
+// exact loop (maximumf, the same accumulators, tree, reduction) again; then the
+// initial value. The row loop stays parallel. Vectorized with reassociate=false too.
+// CHECK-LABEL: func.func @max_rows
+// CHECK:       "scf.parallel"
+// CHECK:         %[[NINF:.*]] = arith.constant 0xff800000 : f32
+// CHECK-NEXT:    %[[SPLAT:.*]] = vector.broadcast %[[NINF]] : f32 to vector<4xf32>
+// CHECK:         %[[Z0:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:    %[[ZERO:.*]] = vector.broadcast %[[Z0]] : f32 to vector<4xf32>
+// CHECK:         scf.for %[[J:[^ ]*]] = {{.*}} iter_args(%[[M:[^ ]*]] = %{{[^,]*}}, %[[P:[^ ]*]] = %[[ZERO]], {{.*}}) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>) {
+// CHECK-NEXT:      %[[X:.*]] = vector.load %x[%{{.*}}, %[[J]]] : memref<4x32xf32>, vector<4xf32>
+// CHECK-NEXT:      %[[GT:.*]] = arith.cmpf ogt, %[[X]], %[[M]] : vector<4xf32>
+// CHECK-NEXT:      arith.select %[[GT]], %[[X]], %[[M]] : vector<4xf32>
+// CHECK-NEXT:      vector.fma %[[X]], %[[ZERO]], %[[P]] : vector<4xf32>
+// CHECK:         %[[FAST:.*]] = vector.reduction <maximumf>, %{{.*}} : vector<4xf32> into f32
+// CHECK-NEXT:    %[[PROBE:.*]] = vector.reduction <add>, %{{.*}} : vector<4xf32> into f32
+// CHECK-NEXT:    %[[NAN:.*]] = arith.cmpf uno, %[[PROBE]], %[[PROBE]] : f32
+// CHECK:         %[[IS0:.*]] = arith.cmpf oeq, %[[FAST]], %{{.*}} : f32
+// CHECK-NEXT:    %[[REDO:.*]] = arith.ori %[[NAN]], %[[IS0]] : i1
+// CHECK-NEXT:    %[[R:.*]] = scf.if %[[REDO]] -> (f32) {
+// CHECK:           %[[A:.*]], %[[B:.*]], %[[C:.*]], %[[D:.*]] = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:[^ ]*]] = %[[SPLAT]], %{{.*}} = %[[SPLAT]], %{{.*}} = %[[SPLAT]], %{{.*}} = %[[SPLAT]]) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>) {
+// CHECK-NEXT:        %[[V:.*]] = vector.load %x[%{{.*}}, %[[K]]] : memref<4x32xf32>, vector<4xf32>
+// CHECK-NEXT:        arith.maximumf %[[ACC]], %[[V]] fastmath<reassoc> : vector<4xf32>
+// CHECK:           }
+// CHECK-NEXT:      %[[AB:.*]] = arith.maximumf %[[A]], %[[B]] fastmath<reassoc> : vector<4xf32>
+// CHECK-NEXT:      %[[CD:.*]] = arith.maximumf %[[C]], %[[D]] fastmath<reassoc> : vector<4xf32>
+// CHECK-NEXT:      %[[ALL:.*]] = arith.maximumf %[[AB]], %[[CD]] fastmath<reassoc> : vector<4xf32>
+// CHECK-NEXT:      %[[EXACT:.*]] = vector.reduction <maximumf>, %[[ALL]] fastmath<reassoc> : vector<4xf32> into f32
+// CHECK-NEXT:      scf.yield %[[EXACT]] : f32
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      scf.yield %[[FAST]] : f32
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[INIT:.*]] = memref.load
+// CHECK-NEXT:    %[[OUT:.*]] = arith.maximumf %[[INIT]], %[[R]] fastmath<reassoc> : f32
+// CHECK-NEXT:    memref.store %[[OUT]]
+// CHECK:       }) {vectorized = "row(4x4)"}
+// ORDERED-LABEL: func.func @max_rows
+// ORDERED:       vector.reduction <maximumf>
+// ORDERED:       {vectorized = "row(4x4)"}
+func.func @max_rows(%x: tensor<4x32xf32>) -> tensor<4xf32> {
+  %ninf = xla.constant dense<0xFF800000> : tensor<f32>
+  %m = xla.reduce(%x init: %ninf) applies xla.maximum across dimensions = [1] : (tensor<4x32xf32>, tensor<f32>) -> tensor<4xf32>
+  func.return %m : tensor<4xf32>
+}
+
+// -----
+
+// A float sum is reordered only under reassoc: its accumulators start at -0.0
+// (the identity: a sum of -0.0s stays -0.0) and the 5 elements past 32 run as a
+// scalar loop in order. With reassociate=false it keeps the spec's order.
+// CHECK-LABEL: func.func @sum_rows_tail
+// CHECK:         arith.constant -0.000000e+00 : f32
+// CHECK:         arith.addf %{{.*}}, %{{.*}} fastmath<reassoc> : vector<4xf32>
+// CHECK:         vector.reduction <add>, %{{.*}} fastmath<reassoc> : vector<4xf32> into f32
+// CHECK:         %[[HEAD:.*]] = arith.addf %{{.*}}, %{{.*}} fastmath<reassoc> : f32
+// CHECK-NEXT:    %[[END:.*]] = arith.constant 37 : index
+// CHECK:         %[[SUM:.*]] = scf.for %{{.*}} = %{{.*}} to %[[END]] step %{{.*}} iter_args(%{{.*}} = %[[HEAD]]) -> (f32) {
+// CHECK:         memref.store %[[SUM]]
+// CHECK:       {vectorized = "row(4x4)"}
+// ORDERED-LABEL: func.func @sum_rows_tail
+// ORDERED-NOT:   vector.
+// ORDERED:       linalg.generic {{.*}} iterator_types = ["parallel", "reduction"]
+// ORDERED-NOT:   vector.
+// ORDERED:       func.return
+func.func @sum_rows_tail(%x: tensor<4x37xf32>) -> tensor<4xf32> {
+  %zero = xla.constant dense<0.0> : tensor<f32>
+  %s = xla.reduce(%x init: %zero) applies xla.add across dimensions = [1] : (tensor<4x37xf32>, tensor<f32>) -> tensor<4xf32>
+  func.return %s : tensor<4xf32>
+}
+
+// -----
+
+// A sum over rows into 38 columns: blocks of 16 columns live in 4 vectors across
+// the loop over the rows (each column sums in the spec's order: no reassoc
+// needed); the blocks run in parallel; then columns 32-35 as one vector, and
+// the last 2 as scalars.
+// CHECK-LABEL: func.func @sum_columns
+// CHECK:       "scf.parallel"
+// CHECK:         %[[O:.*]] = vector.load %{{.*}}[%[[C:.*]]] : memref<38xf32>, vector<4xf32>
+// CHECK-COUNT-3: vector.load
+// CHECK:         scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[O]], {{.*}}) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>) {
+// CHECK-NEXT:      %[[V:.*]] = vector.load %x[%[[R]], %[[C]]] : memref<8x38xf32>, vector<4xf32>
+// CHECK-NEXT:      arith.addf %[[ACC]], %[[V]] : vector<4xf32>
+// CHECK:         vector.store
+// CHECK:       }) {vectorized = "column(4x4)"}
+// CHECK:       %[[END:.*]] = arith.constant 36 : index
+// CHECK:       scf.for %{{.*}} = %{{.*}} to %[[END]] step %{{.*}} {
+// CHECK:         scf.for {{.*}} -> (vector<4xf32>)
+// CHECK:           arith.addf %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK:       scf.for
+// CHECK:         memref.load
+// CHECK:         scf.for
+// CHECK:           arith.addf %{{.*}}, %{{.*}} : f32
+// ORDERED-LABEL: func.func @sum_columns
+// ORDERED:       {vectorized = "column(4x4)"}
+func.func @sum_columns(%x: tensor<8x38xf32>) -> tensor<38xf32> {
+  %zero = xla.constant dense<0.0> : tensor<f32>
+  %s = xla.reduce(%x init: %zero) applies xla.add across dimensions = [0] : (tensor<8x38xf32>, tensor<f32>) -> tensor<38xf32>
+  func.return %s : tensor<38xf32>
+}
+
+// -----
+
+// argmax as JAX writes it: the iota operand is folded into the body as
+// linalg.index 1, which becomes a vector of positions; partial results merge with
+// the smaller position on the left (cmpi slt + selects), first the accumulators,
+// then the halves of the lanes (vector.shuffle), then the initial value.
+// CHECK-LABEL: func.func @argmax
+// CHECK:       "scf.parallel"
+// CHECK:         arith.constant dense<[0, 1, 2, 3]> : vector<4xi32>
+// CHECK:         scf.for
+// CHECK:           arith.cmpf ogt, %{{.*}}, %{{.*}} : vector<4xf32>
+// CHECK:           arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<4xi32>
+// CHECK:         arith.cmpi slt, %{{.*}}, %{{.*}} : vector<4xi32>
+// CHECK:         vector.shuffle %{{.*}}, %{{.*}} [0, 1] : vector<4xi32>, vector<4xi32>
+// CHECK:         vector.shuffle %{{.*}}, %{{.*}} [2, 3] : vector<4xi32>, vector<4xi32>
+// CHECK:         vector.shuffle %{{.*}}, %{{.*}} [0] : vector<2xi32>, vector<2xi32>
+// CHECK:         vector.load %{{.*}} : memref<4xi32>, vector<1xi32>
+// CHECK:         vector.store %{{.*}} : memref<4xi32>, vector<1xi32>
+// CHECK:       }) {vectorized = "select(4x4)"}
+// ORDERED-LABEL: func.func @argmax
+// ORDERED-NOT:   vector.
+// ORDERED:       linalg.index 1
+// ORDERED-NOT:   vector.
+// ORDERED:       func.return
+func.func @argmax(%x: tensor<4x32xf32>) -> tensor<4xi32> {
+  %iota = xla.iota dim = 1 : tensor<4x32xi32>
+  %ninf = xla.constant dense<0xFF800000> : tensor<f32>
+  %zero = xla.constant dense<0> : tensor<i32>
+  %v, %i = xla.reduce(%x init: %ninf), (%iota init: %zero) across dimensions = [1] : (tensor<4x32xf32>, tensor<4x32xi32>, tensor<f32>, tensor<i32>) -> (tensor<4xf32>, tensor<4xi32>)
+   reducer(%a: tensor<f32>, %b: tensor<f32>) (%ai: tensor<i32>, %bi: tensor<i32>) {
+    %gt = xla.compare GT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %nan = xla.compare NE, %a, %a, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %pick = xla.or %gt, %nan : tensor<i1>
+    %eq = xla.compare EQ, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %lt = xla.compare LT, %ai, %bi, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %tie = xla.and %eq, %lt : tensor<i1>
+    %pick_i = xla.or %pick, %tie : tensor<i1>
+    %rv = xla.select %pick, %a, %b : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>
+    %ri = xla.select %pick_i, %ai, %bi : (tensor<i1>, tensor<i32>, tensor<i32>) -> tensor<i32>
+    xla.return %rv, %ri : tensor<f32>, tensor<i32>
+  }
+  func.return %i : tensor<4xi32>
+}

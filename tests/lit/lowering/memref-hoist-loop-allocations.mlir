@@ -1,0 +1,73 @@
+// RUN: xla-opt %s --split-input-file -p memref-hoist-loop-allocations | FileCheck %s
+
+// A temporary allocated and freed in every iteration of a nest of scf.for loops is
+// allocated once before the outer loop and freed after it.
+// CHECK-LABEL: func.func @per_iteration
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0 : index
+// CHECK-NEXT:    %[[C1:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    %[[C4:.*]] = arith.constant 4 : index
+// CHECK-NEXT:    %[[T:.*]] = memref.alloc() : memref<16xf32>
+// CHECK-NEXT:    scf.for %[[I:.*]] = %[[C0]] to %[[C4]] step %[[C1]] {
+// CHECK-NEXT:      scf.for %[[J:.*]] = %[[C0]] to %[[C4]] step %[[C1]] {
+// CHECK-NEXT:        memref.store %{{.*}}, %[[T]][%[[J]]] : memref<16xf32>
+// CHECK-NEXT:        %[[V:.*]] = memref.load %[[T]][%[[J]]] : memref<16xf32>
+// CHECK-NEXT:        memref.store %[[V]], %out[%[[I]]] : memref<4xf32>
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+// CHECK-NEXT:    memref.dealloc %[[T]] : memref<16xf32>
+// CHECK-NEXT:    func.return
+func.func @per_iteration(%x: f32, %out: memref<4xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    scf.for %j = %c0 to %c4 step %c1 {
+      %t = memref.alloc() : memref<16xf32>
+      memref.store %x, %t[%j] : memref<16xf32>
+      %v = memref.load %t[%j] : memref<16xf32>
+      memref.store %v, %out[%i] : memref<4xf32>
+      memref.dealloc %t : memref<16xf32>
+    }
+  }
+  func.return
+}
+
+// -----
+
+// Left in place: a dynamic size, a buffer the loop yields, no dealloc in the body,
+// and the body of an scf.parallel (its iterations may run at once).
+// CHECK-LABEL: func.func @kept
+// CHECK:       scf.for
+// CHECK-NEXT:    memref.alloc(%{{.*}}) : memref<?xf32>
+// CHECK:       scf.for
+// CHECK-NEXT:    memref.alloc() : memref<8xf32>
+// CHECK:         scf.yield
+// CHECK:       scf.for
+// CHECK-NEXT:    memref.alloc() : memref<2xf32>
+// CHECK:       "scf.parallel"
+// CHECK-NEXT:  ^{{.*}}(%{{.*}}: index):
+// CHECK-NEXT:    memref.alloc() : memref<3xf32>
+// CHECK-NEXT:    memref.dealloc
+func.func @kept(%n: index, %b: memref<8xf32>) -> memref<8xf32> {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    %d = memref.alloc(%n) : memref<?xf32>
+    memref.dealloc %d : memref<?xf32>
+  }
+  %r = scf.for %i = %c0 to %c4 step %c1 iter_args(%acc = %b) -> (memref<8xf32>) {
+    %y = memref.alloc() : memref<8xf32>
+    scf.yield %y : memref<8xf32>
+  }
+  scf.for %i = %c0 to %c4 step %c1 {
+    %k = memref.alloc() : memref<2xf32>
+  }
+  "scf.parallel"(%c0, %c4, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+  ^bb0(%i: index):
+    %p = memref.alloc() : memref<3xf32>
+    memref.dealloc %p : memref<3xf32>
+    scf.reduce
+  }) : (index, index, index) -> ()
+  func.return %r : memref<8xf32>
+}
