@@ -52,10 +52,14 @@ pipeline compiles them like any other program. The numerics follow XLA:
 * **broadcast_*.** `broadcast_in_dim` of each operand to the result shape, then
   the element-wise `xla` (or `chlo`, decomposed in turn) op.
 
+* **Complex asin, acos, atan, asinh, acosh, atanh.** Hull, Fairgrieve and Tang's
+  algorithm for asin/acos and C99's identities for the others, in f64, with Annex
+  G's signed zeros, infinities and NaNs (`complex_trig.py`).
+
 The package holds one file per family: `emitter.py` (the expression builder),
-`special.py` (erf ... polygamma), `real_trig.py`, `bits.py`
+`special.py` (erf ... polygamma), `real_trig.py`, `complex_trig.py`, `bits.py`
 (next_after, mulhi), `structured.py` (top_k, scan, ragged_dot) and `rewrite.py`
-(the pattern and the pass). Complex operands of the special functions (other than `tan` and `square`), and
+(the pattern and the pass). Complex operands of the other special functions, and
 dynamic shapes, are reported as `LoweringError`.
 """
 

@@ -1,5 +1,5 @@
 """The `xla-decompose-chlo` pattern and pass: each chlo op goes to the function
-family that expands it (special, real_trig, bits, structured)."""
+family that expands it (special, real_trig, complex_trig, bits, structured)."""
 
 from __future__ import annotations
 
@@ -13,7 +13,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
-from passes.decompose_chlo import real_trig, special
+from passes.decompose_chlo import complex_trig, real_trig, special
 from passes.decompose_chlo.bits import mulhi, next_after
 from passes.decompose_chlo.emitter import Emitter, FloatFn, static_shape, upcast
 from passes.decompose_chlo.structured import decompose_ragged_dot, decompose_scan, decompose_top_k
@@ -44,6 +44,10 @@ def _decompose_unary(op: chlo.ChloUnaryOp, ops: list[Operation]) -> list[SSAValu
         return [Emitter(ops, shape_of(x.type), element_type_of(x.type)).un("tan", x)]
     if op.name == "chlo.square":
         return [Emitter(ops, shape_of(x.type), element_type_of(x.type)).mul(x, x)]
+    element = element_type_of(x.type)
+    if is_complex(element) and op.name in complex_trig.COMPLEX_UNARY:
+        e = Emitter(ops, static_shape(op, x.type), element)
+        return [complex_trig.decompose_complex(op.name, e, x, element.element_type)]  # pyright: ignore[reportAttributeAccessIssue]
     e = _float_emitter(op, x, ops)
     if op.name in ("chlo.is_inf", "chlo.is_pos_inf", "chlo.is_neg_inf"):
         target = e.un("abs", x) if op.name == "chlo.is_inf" else x
