@@ -14,8 +14,9 @@ pipeline compiles them like any other program. The numerics follow XLA:
   P(|x|)/Q(|x|)` on [1, 8), `R/S` above). (The f32 rationals below, Eigen's
   `x P(x^2) / Q(x^2)` and Cephes' erfc, are what `_erf`/`_erfc` still give on
   f32 when called directly.)
-* **erf_inv.** Giles' single- and double-precision polynomials in
-  `w = -log1p(-x^2)`; `erf_inv(+-1) = +-inf`, NaN outside [-1, 1].
+* **erf_inv.** Giles' form `x P(w)` in `w = -log((1 - |x|)(1 + |x|))` (exact
+  next to +-1): his double-precision polynomials for f64, refitted ones for f32
+  (2.7 and 4.0 ulp); `erf_inv(+-1) = +-inf`, NaN outside [-1, 1].
 * **lgamma / digamma.** Lanczos (g = 7, 9 terms) for x >= 1/2, reflection
   (`log(pi) - lgamma(1-x) - log|sin(pi frac(x))|`, `digamma(1-x) - pi cot(pi x)`)
   below; lgamma is +inf at the poles and at +-inf, digamma NaN at the poles.
