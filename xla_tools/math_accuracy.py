@@ -77,7 +77,7 @@ FUNCTIONS: dict[str, Function] = {f.name: f for f in [
     Function("atan", "xla.exponential", np.arctan, 1.0, "math.atan", method="polynomial in f64, rounded once"),
     Function("atan2", "xla.atan2", np.arctan2, 1.0, arity=2, method="polynomial in f64, rounded once"),
     Function("erf", "chlo.erf", _ref_erf, 2.0, domain=(-5, 5)),
-    Function("erfc", "chlo.erfc", _ref_erfc, 5.0, domain=(-5, 11)),
+    Function("erfc", "chlo.erfc", _ref_erfc, 3.5, domain=(-5, 11)),
     Function("pow", "xla.power", np.power, 1.0, arity=2, method="polynomial in f64, rounded once"),
     Function("cbrt", "xla.cbrt", np.cbrt, 1.0, method="bit estimate + 2 Halley steps in f64"),
     Function("rsqrt", "xla.rsqrt", lambda x: 1 / np.sqrt(x), 2.0, method="1 / sqrt (f32)"),
