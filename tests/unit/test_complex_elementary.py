@@ -2,8 +2,9 @@
 complex<f64> (lowering/complex_to_standard.py) against mpmath over the whole plane
 (xla_tools/complex_accuracy.py's grid: zero, subnormals, around 1, huge, the
 largest float, both signs in both components), per component in ulps. The bounds
-are the measured maxima (docs/math_accuracy.md) rounded up; expm1 is the weak one
-(its real part `expm1(a) cos b - 2 sin^2(b/2)` cancels where `e^a cos b` is near 1).
+are the measured maxima (docs/math_accuracy.md) rounded up; complex<f64> expm1 is the
+weak one (its real part `expm1(a) cos b - 2 sin^2(b/2)` cancels where `e^a cos b` is
+near 1; complex<f32> computes that part in f64).
 """
 
 from __future__ import annotations
@@ -18,9 +19,11 @@ from xla_tools import compile
 from xla_tools.complex_accuracy import ELEMENTWISE, TYPES, errors, program, sample
 
 BOUNDS = {
-    "exp": 2.0, "expm1": 8.0, "log": 1.5, "log1p": 2.5, "sqrt": 2.0, "rsqrt": 4.0,
+    "exp": 2.0, "expm1": 2.0, "log": 1.5, "log1p": 2.5, "sqrt": 2.0, "rsqrt": 4.0,
     "sin": 2.5, "cos": 2.5, "tan": 4.0, "tanh": 4.0,
 }
+C128_BOUNDS = {**BOUNDS, "expm1": 6.5}
+"""complex<f64> expm1's real part cancels (5.7 ulp); complex<f32> computes it in f64."""
 NAMES = tuple(ELEMENTWISE)
 
 
@@ -51,7 +54,8 @@ def test_accuracy_against_mpmath(run: Callable[..., np.ndarray], fn: str, key: s
     z = _grid(key)
     with np.errstate(all="ignore"), mpmath.workprec(160):
         err = errors(fn, key, z, run(fn, key, z))
-    bad = np.flatnonzero(err > BOUNDS[fn])
+    bound = (BOUNDS if key == "c64" else C128_BOUNDS)[fn]
+    bad = np.flatnonzero(err > bound)
     assert bad.size == 0, [(complex(z[i]), float(err[i])) for i in bad[:6]]
 
 
