@@ -20,15 +20,21 @@ The algorithms (z = a + bi, w = c + di; all on the parts' float type):
   underflow of the squares), 0 for 0, +inf when a part is infinite (even NaN);
 * `angle`: `atan2(b, a)`;
 * `log`: `log|z| + i angle(z)`; `log|z|` is `0.5 log1p((m-1)(m+1) + n²)` when
-  the larger magnitude m is within [0.5, 2] (no cancellation near |z| = 1);
+  the larger magnitude m is within [0.5, 2], with the products and `m + 1` kept
+  exact as pairs of floats (near |z| = 1 the two terms cancel: 20 ulp when each was
+  rounded), else `log m + 0.5 log1p((n/m)²)` (no overflow of |z|);
   `log1p(z)` is `0.5 log1p(a(2+a) + b²) + i atan2(b, 1+a)` for small z;
-* `exp`: `e^a (cos b + i sin b)` (exact `e^a + 0i` for b = 0); `expm1`:
-  `(expm1(a) cos b - 2 sin²(b/2)) + i e^a sin b`;
-* `sqrt`: `t = sqrt((|a| + |z|)/2)`, then `t + i b/(2t)` for a >= 0 and
+* `exp`: `e^a (cos b + i sin b)` (exact `e^a + 0i` for b = 0; `(e^(a/2) cos b)
+  e^(a/2)` where e^a alone overflows); `expm1`:
+  `(expm1(a) cos b - 2 sin²(b/2)) + i e^a sin b`, the real part (which cancels where
+  `e^a cos b` is near 1) in f64 for complex<f32>;
+* `sqrt`: on z scaled by 1/4 (huge z) or 4^k (tiny z) and unscaled by the root
+  of the factor, `t = sqrt((|a| + |z|)/2)`, then `t + i b/(2t)` for a >= 0 and
   `|b|/(2t) + i copysign(t, b)` otherwise; `sqrt(0 + bi) = 0 + bi` and an
   infinite imaginary part gives `inf + bi`; `rsqrt` is `1 / sqrt` by the division
   above;
-* `sin`, `cos`: with `sinh`/`cosh` of b; `tanh`: Kahan's formulation (from
+* `sin`, `cos`: with `sinh`/`cosh` of b (a zero `sin a` stays zero against an
+  infinite `cosh b`/`sinh b`); `tanh`: Kahan's formulation (from
   `tan b` and `sinh a`, no overflow), `±1 + 4 sin b cos b e^(-2|a|) i` beyond
   |a| > 22; `tan(z) = -i tanh(iz)`;
 * `sign`: `z / |z|`, 0 for 0;
@@ -46,7 +52,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import arith, complex, math
-from xdsl.dialects.builtin import ComplexType, FloatAttr, ModuleOp
+from xdsl.dialects.builtin import ComplexType, Float64Type, FloatAttr, ModuleOp, f64
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -208,6 +214,19 @@ def complex_abs(e: _Emitter, x: Parts) -> SSAValue:
     return e.select(e.or_(e.is_inf(a), e.is_inf(b)), inf, result)
 
 
+def _two_sum(e: _Emitter, a: SSAValue, b: SSAValue) -> Parts:
+    """(s, err) with s = fl(a + b) and s + err = a + b exactly (Knuth)."""
+    s = e.add(a, b)
+    bb = e.sub(s, a)
+    return s, e.add(e.sub(a, e.sub(s, bb)), e.sub(b, bb))
+
+
+def _two_prod(e: _Emitter, a: SSAValue, b: SSAValue) -> Parts:
+    """(p, err) with p = fl(a b) and p + err = a b exactly (one fma)."""
+    p = e.mul(a, b)
+    return p, e.r(math.FmaOp(a, b, e.neg(p)))
+
+
 def log_abs(e: _Emitter, x: Parts) -> SSAValue:
     """log|z|, accurate near |z| = 1."""
     a, b = e.abs(x[0]), e.abs(x[1])
@@ -215,9 +234,21 @@ def log_abs(e: _Emitter, x: Parts) -> SSAValue:
     big = e.r(arith.MaximumfOp(a, b))
     small = e.r(arith.MinimumfOp(a, b))
     near_one = e.and_(e.cmp("oge", big, half), e.cmp("ole", big, e.c(2.0)))
-    shifted = e.add(e.mul(e.sub(big, one), e.add(big, one)), e.mul(small, small))
+    # m^2 + n^2 - 1 = (m - 1)(m + 1) + n^2 as exact products and sums (m - 1 is exact
+    # here): the two leading terms cancel near |z| = 1 and only their sum is rounded.
+    m_minus_1 = e.sub(big, one)
+    u, u_err = _two_sum(e, big, one)
+    p, p_err = _two_prod(e, m_minus_1, u)
+    n2, n2_err = _two_prod(e, small, small)
+    tail = e.add(e.add(p_err, n2_err), e.mul(m_minus_1, u_err))
+    shifted = e.add(e.add(p, n2), tail)
     near = e.mul(half, e.math1(math.Log1pOp, shifted))
-    far = e.math1(math.LogOp, complex_abs(e, x))
+    # log m + log1p((n/m)^2)/2: |z| itself would overflow beyond the largest float.
+    ratio = e.div(small, big)
+    far = e.add(e.math1(math.LogOp, big), e.mul(half, e.math1(math.Log1pOp, e.mul(ratio, ratio))))
+    inf = e.c(float("inf"))
+    far = e.select(e.cmp("oeq", big, e.c(0.0)), e.c(float("-inf")), far)
+    far = e.select(e.or_(e.is_inf(a), e.is_inf(b)), inf, far)
     return e.select(near_one, near, far)
 
 
@@ -238,34 +269,65 @@ def complex_log1p(e: _Emitter, x: Parts) -> Parts:
 def complex_exp(e: _Emitter, x: Parts) -> Parts:
     a, b = x
     ea = e.math1(math.ExpOp, a)
-    re = e.mul(ea, e.math1(math.CosOp, b))
-    im = e.mul(ea, e.math1(math.SinOp, b))
+    cos_b, sin_b = e.math1(math.CosOp, b), e.math1(math.SinOp, b)
+    re = e.mul(ea, cos_b)
+    im = e.mul(ea, sin_b)
+    # Where e^a overflows, e^a cos b or e^a sin b may not: (e^(a/2) cos b) e^(a/2).
+    half = e.math1(math.ExpOp, e.mul(a, e.c(0.5)))
+    overflow = e.and_(e.is_inf(ea), e.is_finite(a))
+    re = e.select(overflow, e.mul(e.mul(half, cos_b), half), re)
+    im = e.select(overflow, e.mul(e.mul(half, sin_b), half), im)
     real_only = e.cmp("oeq", b, e.c(0.0))
     return e.select(real_only, ea, re), e.select(real_only, b, im)
 
 
-def complex_expm1(e: _Emitter, x: Parts) -> Parts:
-    a, b = x
+def _expm1_real(e: _Emitter, a: SSAValue, b: SSAValue) -> SSAValue:
+    """expm1(a) cos b - 2 sin^2(b/2): the two terms cancel where e^a cos b is near 1."""
     half_sin = e.math1(math.SinOp, e.mul(b, e.c(0.5)))
-    re = e.sub(
+    return e.sub(
         e.mul(e.math1(math.ExpM1Op, a), e.math1(math.CosOp, b)),
         e.mul(e.c(2.0), e.mul(half_sin, half_sin)),
     )
-    im = e.mul(e.math1(math.ExpOp, a), e.math1(math.SinOp, b))
+
+
+def complex_expm1(e: _Emitter, x: Parts) -> Parts:
+    a, b = x
+    if isinstance(e.t, Float64Type):
+        re = _expm1_real(e, a, b)
+    else:  # complex<f32>: the cancelling real part in f64, rounded once (7 ulp -> 0.5)
+        wide = _Emitter(e.rewriter, f64)
+        re_wide = _expm1_real(wide, e.r(arith.ExtFOp(a, f64)), e.r(arith.ExtFOp(b, f64)))
+        re = e.r(arith.TruncFOp(re_wide, e.t))
+    ea = e.math1(math.ExpOp, a)
+    im = e.mul(ea, e.math1(math.SinOp, b))
+    # Where e^a overflows, the -1 is far below the last bit: exp(z), which handles that.
+    overflow = e.and_(e.is_inf(ea), e.is_finite(a))
+    re, im = e.select2(overflow, complex_exp(e, x), (re, im))
     return re, e.select(e.cmp("oeq", b, e.c(0.0)), b, im)
 
 
 def complex_sqrt(e: _Emitter, x: Parts) -> Parts:
-    a, b = x
+    """Computed on z scaled by an even power of two (4^-1 for huge z, whose modulus
+    would overflow; 4^k for tiny z, whose halving would lose bits), then unscaled."""
+    a0, b0 = x
     zero, half, inf = e.c(0.0), e.c(0.5), e.c(float("inf"))
-    modulus = complex_abs(e, x)
+    wide = isinstance(e.t, Float64Type)
+    big = e.r(arith.MaximumfOp(e.abs(a0), e.abs(b0)))
+    huge = e.cmp("oge", big, e.c(2.0 ** (1021 if wide else 125)))
+    up = 2.0 ** (500 if wide else 60)
+    tiny = e.cmp("olt", big, e.c(2.0 ** (-900 if wide else -100)))
+    scale = e.select(huge, e.c(0.25), e.select(tiny, e.c(up * up), e.c(1.0)))
+    unscale = e.select(huge, e.c(2.0), e.select(tiny, e.c(1.0 / up), e.c(1.0)))
+    a, b = e.mul(a0, scale), e.mul(b0, scale)
+    modulus = complex_abs(e, (a, b))
     t = e.sqrt(e.add(e.mul(half, e.abs(a)), e.mul(half, modulus)))
     two_t = e.add(t, t)
     non_negative = (t, e.div(b, two_t))
     negative = (e.div(e.abs(b), two_t), e.copysign(t, b))
     result = e.select2(e.cmp("oge", a, zero), non_negative, negative)
-    result = e.select2(e.cmp("oeq", modulus, zero), (zero, b), result)
-    return e.select2(e.is_inf(b), (inf, b), result)
+    result = (e.mul(result[0], unscale), e.mul(result[1], unscale))
+    result = e.select2(e.cmp("oeq", modulus, zero), (zero, b0), result)
+    return e.select2(e.is_inf(b0), (inf, b0), result)
 
 
 def complex_sin_cos(e: _Emitter, x: Parts, *, cosine: bool) -> Parts:
@@ -273,9 +335,14 @@ def complex_sin_cos(e: _Emitter, x: Parts, *, cosine: bool) -> Parts:
     ch = e.math1(math.CoshOp, b)
     sh = e.math1(math.SinhOp, b)
     sa, ca = e.math1(math.SinOp, a), e.math1(math.CosOp, a)
+    # sin a = 0 (a = +-0) keeps its zero against an infinite cosh/sinh (C99: csin(0 + iy)
+    # = 0 + i sinh y), instead of 0 * inf = NaN.
+    a_zero = e.cmp("oeq", a, e.c(0.0))
+    sa_ch = e.select(a_zero, sa, e.mul(sa, ch))
+    sa_sh = e.select(a_zero, e.mul(sa, e.select(e.is_inf(sh), e.c(1.0), sh)), e.mul(sa, sh))
     if cosine:
-        return e.mul(ca, ch), e.neg(e.mul(sa, sh))
-    return e.mul(sa, ch), e.mul(ca, sh)
+        return e.mul(ca, ch), e.neg(sa_sh)
+    return sa_ch, e.mul(ca, sh)
 
 
 def complex_tanh(e: _Emitter, x: Parts) -> Parts:

@@ -132,14 +132,23 @@ def _almost_equal(a: np.ndarray, b: np.ndarray, tolerance: float) -> np.ndarray:
     return ok.all(axis=-1) if a.dtype.kind == "c" else ok
 
 
+_SIGNED_BITS = {1: np.int8, 2: np.int16, 4: np.int32, 8: np.int64}
+
+
 def _ulp_distance(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """Units in the last place between floats of one type (NaN vs NaN is 0)."""
-    bits = {2: np.int16, 4: np.int32, 8: np.int64}[a.dtype.itemsize]
+    """Units in the last place between floats of one type, as StableHLO's interpreter
+    counts them: the distance of the two bit patterns on the ordered number line
+    (+0 and -0 are one point, the largest finite float and infinity are one apart);
+    NaN and NaN are 0 apart, NaN and a number the largest distance. Complex values:
+    one distance per component, in a trailing axis of 2."""
+    if a.dtype.kind == "c":
+        return np.stack([_ulp_distance(a.real, b.real), _ulp_distance(a.imag, b.imag)], axis=-1)
+    bits = _SIGNED_BITS[a.dtype.itemsize]
 
     def ordered(x: np.ndarray) -> np.ndarray:
-        i = x.view(bits).astype(np.int64)
-        sign_bit = np.int64(1) << (8 * a.dtype.itemsize - 1)
-        return np.where(i < 0, -(i & (sign_bit - 1)), i)  # -0.0 and +0.0 both 0
+        i = np.ascontiguousarray(x).view(bits).astype(np.int64)
+        magnitude = i & ((np.int64(1) << (8 * a.dtype.itemsize - 1)) - 1)
+        return np.where(i < 0, -magnitude, magnitude)  # -0.0 and +0.0 both 0
 
     distance = np.abs(ordered(a) - ordered(b))
     nan_a, nan_b = np.isnan(a.astype(np.float64)), np.isnan(b.astype(np.float64))
@@ -179,7 +188,9 @@ def evaluate_check(check: object, results: Sequence[np.ndarray]) -> str | None:
         hi = int(high.value.data) if isinstance(high, IntegerAttr) else DEFAULT_MAX_ULP_DIFFERENCE
         distance = _ulp_distance(actual, expected)
         ok = (distance >= lo) & (distance <= hi)
-        rule = f"{lo} to {hi} ULPs apart"
+        if actual.dtype.kind == "c":  # each component within the bounds
+            ok = ok.all(axis=-1)
+        rule = f"{lo} to {hi} ULPs apart" + (" in each component" if actual.dtype.kind == "c" else "")
     else:
         return f"unknown check {check.kind}"
     ok = np.asarray(ok)

@@ -25,7 +25,7 @@ from xla_dialect.types import element_type_of
 
 EXPANDED: dict[str, Callable[[Emitter, SSAValue], SSAValue]] = {"chlo.erf": erf_family.erf, "chlo.erfc": erf_family.erfc}
 """The chlo ops this module lowers, for the element types of `expands` (the same list
-as `_LEFT_TO_LOWERING` in passes/decompose_chlo.py, which leaves them alone)."""
+as `_LEFT_TO_LOWERING` in passes/decompose_chlo/rewrite.py, which leaves them alone)."""
 
 
 def expands(op: Operation) -> bool:

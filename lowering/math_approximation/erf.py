@@ -8,7 +8,10 @@
   ulp), both fitted relative, in variables where Horner's terms do not cancel; `x^2` is kept as an
   exact sum `h + l` (`l = fma(x, x, -h)`) and `exp(-x^2) = exp(-h) (1 - l)`, as
   the rounding of x^2 would otherwise be amplified by up to 2 x^2 (200 ulp at
-  x = 10). |x| is clamped at 10.1, where erfc has underflowed to 0.
+  x = 10). `exp(-h) = 2^k (1 + p)` is not rounded on its own: `(1 + p)(1 - l)`
+  becomes `1 + p'` and the result `2^k fma(R, p', R)`, with `F(1/h) / x` (one
+  division) far out: 3.0 ulp (4.4 when exp, 1/x and the products each rounded).
+  |x| is clamped at 10.1, where erfc has underflowed to 0.
 * erf is `1 - erfc(|x|)` from 1 up (saturating to 1 from 3.92), with x's sign;
   erfc is `1 - erf(x)` for `|x| < 1/2`, `erfc(x)` above and `2 - erfc(-x)`
   below. `erf(+-0) = +-0`, `erf(+-inf) = +-1`, `erfc(-inf) = 2`,
@@ -20,7 +23,7 @@ from __future__ import annotations
 from xdsl.ir import SSAValue
 
 from lowering.math_approximation.builder import Emitter
-from lowering.math_approximation.exp_log import exp
+from lowering.math_approximation.exp_log import expm1_poly, reduce_ln2
 
 ERF_P = (
     -0.37612637877464294, 0.11283783614635468, -0.026865476742386818, 0.005221130792051554,
@@ -49,15 +52,19 @@ def _erf_small(e: Emitter, x: SSAValue) -> SSAValue:
 
 
 def _erfc_large(e: Emitter, ax: SSAValue) -> SSAValue:
-    """erfc(ax) for ax >= 1/2 (any larger value, inf and NaN clamp to 10.1)."""
+    """erfc(ax) for ax >= 1/2 (any larger value, inf and NaN clamp to 10.1), as
+    `2^k (q + q p')`: `exp(-h) = 2^k (1 + p)` and `(1 + p)(1 - l) = 1 + p'` folded into
+    one fma with `q = R(ax)` (`F(1/h) / ax` far out: one division, 1/h barely moves F)."""
     a = e.min(ax, e.c(10.1))
-    u = e.div(e.c(1.0), a)
-    far = e.mul(u, e.poly(e.mul(u, u), ERFC_FAR))
-    near = e.poly(e.sub(a, e.c(1.25)), ERFC_NEAR)
     h = e.mul(a, a)
     lo = e.fma(a, a, e.neg(h))
-    g = exp(e, e.neg(h))
-    return e.mul(e.fma(e.neg(lo), g, g), e.select(e.cmp("olt", a, e.c(2.0)), near, far))
+    k, r = reduce_ln2(e, e.neg(h))
+    p = expm1_poly(e, r)
+    p_lo = e.fma(e.neg(lo), e.add(e.c(1.0), p), p)
+    far = e.div(e.poly(e.div(e.c(1.0), h), ERFC_FAR), a)
+    near = e.poly(e.sub(a, e.c(1.25)), ERFC_NEAR)
+    q = e.select(e.cmp("olt", a, e.c(2.0)), near, far)
+    return e.ldexp_exact(e.fma(q, p_lo, q), e.to_int(k))
 
 
 def erf(e: Emitter, x: SSAValue) -> SSAValue:

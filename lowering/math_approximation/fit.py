@@ -84,6 +84,13 @@ def _erfcx(x: mpmath.mpf) -> mpmath.mpf:
 
 SQRT_HALF = 0.7071067811865476
 
+
+def _erfinv_ratio(w: mpmath.mpf) -> mpmath.mpf:
+    """erfinv(x) / x at x = sqrt(1 - e^-w) (Giles' variable w = -log(1 - x^2))."""
+    x = mpmath.sqrt(-mpmath.expm1(-w))
+    return mpmath.erfinv(x) / x if w > 0 else mpmath.sqrt(mpmath.pi) / 2
+
+
 FITS: dict[str, Fit] = {
     # expm1(r) = r + r^2/2 + r^3 Q(r): exp, exp2 (after r*ln2), expm1, tanh.
     "expm1": Fit(
@@ -130,6 +137,16 @@ FITS: dict[str, Fit] = {
     "erfc_far": Fit(
         lambda v: _erfcx(1 / mpmath.sqrt(v)) * mpmath.sqrt(v) ** -1, range(8), 1 / 10.06**2, 0.25,
         lambda v: mpmath.sqrt(v) / _erfcx(1 / mpmath.sqrt(v)),
+    ),
+    # erf_inv(x) = x P(w), w = -log(1 - x^2) (Giles' form, refitted in f32): P(w - 5/2) on
+    # [0, 5], P(sqrt(w) - 3) on [5, 16] (|x| < 1 in f32 keeps w below 16).
+    "erfinv_near": Fit(
+        lambda s: _erfinv_ratio(s + mpmath.mpf(2.5)), range(11), -2.5, 2.5,
+        lambda s: 1 / _erfinv_ratio(s + mpmath.mpf(2.5)),
+    ),
+    "erfinv_far": Fit(
+        lambda u: _erfinv_ratio((u + 3) ** 2), range(10), float(np.sqrt(5.0)) - 3, 1.0,
+        lambda u: 1 / _erfinv_ratio((u + 3) ** 2),
     ),
     # f64 for sin/cos/tan (reduced in f64, rounded to f32 once): |r| <= pi/4, z = r^2.
     "sin_f64": Fit(

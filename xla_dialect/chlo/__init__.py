@@ -3,7 +3,7 @@
 CHLO ("client HLO") ops are compositions of HLO ops that the client library
 (XlaBuilder's `math.h`, `TopK`, `RaggedDot`, ...) would otherwise expand itself.
 They are defined here with CHLO's own syntax so StableHLO modules that contain
-them read as they are; `xla-decompose-chlo` (passes/decompose_chlo.py) rewrites
+them read as they are; `xla-decompose-chlo` (passes/decompose_chlo/) rewrites
 every one of them into `xla` ops before `convert-xla-to-linalg`, so nothing
 after that pass knows about this dialect.
 

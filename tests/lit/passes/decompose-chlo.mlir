@@ -126,3 +126,34 @@ func.func @ragged_batch(%l: tensor<4x2x3xf32>, %r: tensor<4x3x5xf32>, %g: tensor
   %0 = "chlo.ragged_dot"(%l, %r, %g) {ragged_dot_dimension_numbers = #chlo.ragged_dot<lhs_batching_dimensions = [0], rhs_batching_dimensions = [0], lhs_contracting_dimensions = [2], rhs_contracting_dimensions = [1], lhs_ragged_dimensions = [0]>} : (tensor<4x2x3xf32>, tensor<4x3x5xf32>, tensor<2xi32>) -> tensor<4x2x5xf32>
   func.return %0 : tensor<4x2x5xf32>
 }
+
+// Complex asin (Hull, Fairgrieve and Tang): complex<f32> splits into its components,
+// computes in f64 and rounds each result component once before xla.complex.
+// CHECK-LABEL: func.func @asin_c64
+// CHECK-NEXT:    %[[RE:.*]] = xla.real %z : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
+// CHECK-NEXT:    %[[IM:.*]] = xla.imag %z : (tensor<2xcomplex<f32>>) -> tensor<2xf32>
+// CHECK-NEXT:    %[[RE64:.*]] = xla.convert %[[RE]] : (tensor<2xf32>) -> tensor<2xf64>
+// CHECK-NEXT:    %[[IM64:.*]] = xla.convert %[[IM]] : (tensor<2xf32>) -> tensor<2xf64>
+// CHECK:         xla.atan2
+// CHECK:         xla.log_plus_one
+// CHECK:         %[[OUT_RE:.*]] = xla.convert %{{.*}} : (tensor<2xf64>) -> tensor<2xf32>
+// CHECK-NEXT:    %[[OUT_IM:.*]] = xla.convert %{{.*}} : (tensor<2xf64>) -> tensor<2xf32>
+// CHECK-NEXT:    %[[Z:.*]] = xla.complex %[[OUT_RE]], %[[OUT_IM]] : tensor<2xcomplex<f32>>
+// CHECK-NEXT:    func.return %[[Z]] : tensor<2xcomplex<f32>>
+func.func @asin_c64(%z: tensor<2xcomplex<f32>>) -> tensor<2xcomplex<f32>> {
+  %0 = chlo.asin %z : tensor<2xcomplex<f32>> -> tensor<2xcomplex<f32>>
+  func.return %0 : tensor<2xcomplex<f32>>
+}
+
+// complex<f64> computes on its own components (no conversion).
+// CHECK-LABEL: func.func @atanh_c128
+// CHECK-NEXT:    %[[RE:.*]] = xla.real %z : (tensor<2xcomplex<f64>>) -> tensor<2xf64>
+// CHECK-NEXT:    %[[IM:.*]] = xla.imag %z : (tensor<2xcomplex<f64>>) -> tensor<2xf64>
+// CHECK-NOT:     xla.convert
+// CHECK:         xla.atan2
+// CHECK:         %[[Z:.*]] = xla.complex %{{.*}}, %{{.*}} : tensor<2xcomplex<f64>>
+// CHECK-NEXT:    func.return %[[Z]] : tensor<2xcomplex<f64>>
+func.func @atanh_c128(%z: tensor<2xcomplex<f64>>) -> tensor<2xcomplex<f64>> {
+  %0 = chlo.atanh %z : tensor<2xcomplex<f64>> -> tensor<2xcomplex<f64>>
+  func.return %0 : tensor<2xcomplex<f64>>
+}

@@ -1,0 +1,77 @@
+"""xla exp, expm1, log, log1p, sqrt, rsqrt, sin, cos, tan, tanh on complex<f32> and
+complex<f64> (lowering/complex_to_standard.py) against mpmath over the whole plane
+(xla_tools/complex_accuracy.py's grid: zero, subnormals, around 1, huge, the
+largest float, both signs in both components), per component in ulps. The bounds
+are the measured maxima (docs/math_accuracy.md) rounded up; complex<f64> expm1 is the
+weak one (its real part `expm1(a) cos b - 2 sin^2(b/2)` cancels where `e^a cos b` is
+near 1; complex<f32> computes that part in f64).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+import mpmath
+import numpy as np
+import pytest
+
+from xla_tools import compile
+from xla_tools.complex_accuracy import ELEMENTWISE, TYPES, errors, program, sample
+
+BOUNDS = {
+    "exp": 2.0, "expm1": 2.0, "log": 1.5, "log1p": 2.5, "sqrt": 2.0, "rsqrt": 4.0,
+    "sin": 2.5, "cos": 2.5, "tan": 4.0, "tanh": 4.0,
+}
+C128_BOUNDS = {**BOUNDS, "expm1": 6.5}
+"""complex<f64> expm1's real part cancels (5.7 ulp); complex<f32> computes it in f64."""
+NAMES = tuple(ELEMENTWISE)
+
+
+def _grid(key: str) -> np.ndarray:
+    z = sample(TYPES[key][1], 60, seed=2, step=3)
+    return z[np.isfinite(z.real) & np.isfinite(z.imag)]
+
+
+N = max(len(_grid(key)) for key in TYPES)
+
+
+@pytest.fixture(scope="module")
+def run() -> Callable[[str, str, np.ndarray], np.ndarray]:
+    module = program(NAMES, N)
+    compile(module, f"{NAMES[0]}_c64")
+
+    def call(fn: str, key: str, z: np.ndarray) -> np.ndarray:
+        padded = np.ones(N, np.complex128)
+        padded[: len(z)] = z
+        return compile(module, f"{fn}_{key}")(padded.astype(TYPES[key][0]))[: len(z)]
+
+    return call
+
+
+@pytest.mark.parametrize("key", list(TYPES))
+@pytest.mark.parametrize("fn", NAMES)
+def test_accuracy_against_mpmath(run: Callable[..., np.ndarray], fn: str, key: str) -> None:
+    z = _grid(key)
+    with np.errstate(all="ignore"), mpmath.workprec(160):
+        err = errors(fn, key, z, run(fn, key, z))
+    bound = (BOUNDS if key == "c64" else C128_BOUNDS)[fn]
+    bad = np.flatnonzero(err > bound)
+    assert bad.size == 0, [(complex(z[i]), float(err[i])) for i in bad[:6]]
+
+
+def test_huge_and_zero_parts(run: Callable[..., np.ndarray]) -> None:
+    """|z| beyond the largest float (log, sqrt, rsqrt once overflowed to inf or 0) and
+    sin/cos of `0 + iy` with an infinite sinh (once 0 * inf = NaN)."""
+    big = np.finfo(np.float64).max
+    z = np.array([complex(big, big), complex(-big, big / 4), complex(0.0, 1e4), complex(-0.0, -1e4)])
+    log = run("log", "c128", z)
+    np.testing.assert_allclose(log[:2].real, [np.log(big) + np.log(2) / 2, np.log(big) + np.log1p(1 / 16) / 2])
+    sqrt = run("sqrt", "c128", z)
+    assert np.isfinite(sqrt[:2]).all()
+    np.testing.assert_allclose(sqrt[:2], np.sqrt(z[:2] / 4) * 2, rtol=1e-15)
+    rsqrt = run("rsqrt", "c128", z[:2])
+    np.testing.assert_allclose(rsqrt, 1 / (np.sqrt(z[:2] / 4) * 2), rtol=1e-15)
+    sin = run("sin", "c128", z[2:])
+    assert (sin.real == 0).all() and np.signbit(sin[1].real) and list(sin.imag) == [np.inf, -np.inf]
+    cos = run("cos", "c64", z[2:])
+    assert list(cos.real) == [np.inf, np.inf] and (cos.imag == 0).all()
