@@ -25,6 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from lowering.collectives.abi import Collective, DeviceId, RunParallel
+
 DEVICE_TO_DEVICE = 1
 DEVICE_TO_HOST = 2
 HOST_TO_DEVICE = 3
@@ -164,7 +166,8 @@ class CallTarget:
     spec: CustomCallSpec
 
 
-Action = ReadQueue | WriteQueue | CallTarget
+Action = ReadQueue | WriteQueue | CallTarget | Collective | DeviceId | RunParallel
+"""Collectives' actions are described in `lowering/collectives/abi.py`."""
 
 
 @dataclass(frozen=True)
