@@ -7,7 +7,8 @@ threads of one process, behind one interface.
 * `in_process.py`: N devices as threads of one process;
 * `devices.py`: which device runs (replica, partition), StableHLO's process groups;
 * `handlers.py`: what each call site does (`lowering/collectives/abi.py` says which);
-* `run_parallel.py`: the interpreter's grid of programs, on threads.
+* `run_parallel.py`: the interpreter's grid of programs, on threads;
+* `replicas.py`: `run_replicas`, N replicas of an executable on threads.
 
 Importing the package registers the handlers with `runtime.host_io`.
 """
@@ -21,6 +22,7 @@ from runtime.collectives.devices import Device, current_device, running_as, set_
 from runtime.collectives.handlers import CollectiveHandler, DeviceIdHandler, channel_route
 from runtime.collectives.in_process import InProcessCommunicator, World
 from runtime.collectives.mpi import MpiCommunicator, init_mpi, launched_by_mpiexec
+from runtime.collectives.replicas import run_replicas
 from runtime.collectives.run_parallel import RunParallelHandler
 
 host_io.register_action_handler(Collective, CollectiveHandler)
@@ -39,6 +41,7 @@ __all__ = [
     "current_device",
     "init_mpi",
     "launched_by_mpiexec",
+    "run_replicas",
     "running_as",
     "set_process_device",
     "timeout",

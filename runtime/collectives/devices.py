@@ -85,7 +85,7 @@ def device_groups(mode: str, groups: Sequence[Sequence[int]], replicas: int, par
     def check(ids: Sequence[int], bound: int, what: str) -> None:
         bad = [i for i in ids if not 0 <= i < bound]
         if bad:
-            raise CollectiveError(f"the groups name {what} {bad[0]}, but the job has {bound} {what}s")
+            raise CollectiveError(f"the groups name {what} {bad[0]}, but the job has {bound} {what}(s)")
 
     if mode == CROSS_REPLICA:
         named = [list(g) for g in groups] or [list(range(replicas))]
@@ -120,6 +120,7 @@ def device_pairs(mode: str, pairs: Sequence[Sequence[int]], replicas: int, parti
 
 class _Local(threading.local):
     device: Device | None = None
+    single: Device | None = None
 
 
 _LOCAL = _Local()
@@ -129,6 +130,15 @@ _PROCESS: list[Device] = []
 def current_device() -> Device | None:
     """The device the calling thread runs as (or the process's), if any."""
     return _LOCAL.device or (_PROCESS[0] if _PROCESS else None)
+
+
+def single_device() -> Device:
+    """The device of code that runs as none: one replica of one partition (per thread)."""
+    if _LOCAL.single is None:
+        from runtime.collectives.in_process import World
+
+        _LOCAL.single = Device(World(1).communicators()[0], 1, 1)
+    return _LOCAL.single
 
 
 @contextmanager
@@ -156,4 +166,5 @@ __all__ = [
     "device_pairs",
     "running_as",
     "set_process_device",
+    "single_device",
 ]

@@ -10,6 +10,9 @@ communicator compute the same thing.
   member is about to do (the op, its location and its operand types): a
   device whose shapes differ is an error on every device, not a corrupt
   exchange or a hang.
+* Code running as no device (no `mpiexec`, no `run_parallel`) is the only
+  replica of one partition (`devices.single_device`): groups naming other
+  devices are an error saying so.
 * Devices in no group: `all_reduce` returns its operand, `collective_broadcast`
   and `collective_permute` (no source) give zeros, as the spec says.
 """
@@ -25,7 +28,13 @@ import numpy as np
 from lowering.collectives.abi import Collective, DeviceId, Reduction
 from lowering.host_abi import SiteSpec
 from runtime.collectives.communicator import CollectiveError, Communicator, ReduceOp
-from runtime.collectives.devices import Device, current_device, device_groups, device_pairs
+from runtime.collectives.devices import (
+    Device,
+    current_device,
+    device_groups,
+    device_pairs,
+    single_device,
+)
 
 Lookup = Callable[[str], int]
 """A function name of the compiled module → the address of its code."""
@@ -75,10 +84,7 @@ class CollectiveHandler:
                 self.ops[k] = ReduceOp(None, combine)
 
     def __call__(self, ins: list[np.ndarray], outs: list[np.ndarray]) -> None:
-        device = current_device()
-        if device is None:
-            _alone(self.action, ins, outs)
-            return
+        device = current_device() or single_device()
         kind = self.action.kind
         if kind == "collective_permute":
             self._permute(device, ins, outs)
@@ -126,16 +132,6 @@ def _unbound(spec: SiteSpec, reduction: Reduction) -> Callable[[np.ndarray, np.n
         raise CollectiveError(f"{spec.where}: the reduction @{reduction.combiner} was never given its code")
 
     return combine
-
-
-def _alone(action: Collective, ins: list[np.ndarray], outs: list[np.ndarray]) -> None:
-    """A program running as no device is one replica of one partition."""
-    if action.kind == "collective_permute":
-        to_self = any(s == 0 and t == 0 for s, t in action.groups)
-        outs[0][...] = ins[0] if to_self else 0
-        return
-    for x, out in zip(ins, outs):
-        out[...] = x.reshape(out.shape) if x.size == out.size else 0
 
 
 def _outside(action: Collective, ins: list[np.ndarray], outs: list[np.ndarray]) -> None:

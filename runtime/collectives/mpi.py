@@ -23,6 +23,8 @@ compared by `agree`) are errors on every rank with a normal exit.
 
 from __future__ import annotations
 
+import atexit
+import faulthandler
 import os
 import sys
 import threading
@@ -51,13 +53,39 @@ def launched_by_mpiexec() -> int | None:
 
 def mpi_module() -> Any:
     """`mpi4py.MPI` (starting MPI), or a `CollectiveError` saying how to get it."""
+    loaded = sys.modules.get("mpi4py.MPI")
+    if loaded is not None:
+        return loaded
     try:
+        import mpi4py
+
+        mpi4py.rc.initialize = False  # started below, under a time limit
         from mpi4py import MPI
     except ImportError as err:
         raise CollectiveError(
             f"MPI is not available ({err}): install it with pip install -e '.[mpi]' (mpi4py and MPICH wheels)"
         ) from None
+    if not MPI.Is_initialized():
+        mpi_init_waiting_for_every_process_of_the_job(MPI)
+        atexit.register(_finalize, MPI)
     return MPI
+
+
+def mpi_init_waiting_for_every_process_of_the_job(mpi: Any) -> None:
+    """MPI_Init returns once every process of the job has started MPI; it holds
+    the GIL, so only a C-level timer can end a job where one never will (a
+    process missing, or not an MPI program): faulthandler's, which prints this
+    function's name in the traceback and exits with status 1."""
+    faulthandler.dump_traceback_later(timeout(), exit=True)
+    try:
+        mpi.Init_thread(mpi.THREAD_MULTIPLE)
+    finally:
+        faulthandler.cancel_dump_traceback_later()
+
+
+def _finalize(mpi: Any) -> None:
+    if mpi.Is_initialized() and not mpi.Is_finalized():
+        mpi.Finalize()
 
 
 class Watchdog:
@@ -111,14 +139,11 @@ class MpiCommunicator(Communicator):
     # -- types and operations
 
     def _type(self, dtype: np.dtype, op: ReduceOp | None = None) -> Any:
-        """MPI's type for `dtype` (built-in reductions), else contiguous bytes."""
+        """MPI's predefined type for `dtype` (built-in reductions), else contiguous bytes."""
         if op is None or op.builtin is not None:
-            try:
-                from mpi4py.util.dtlib import from_numpy_dtype
-
-                return from_numpy_dtype(dtype)
-            except (KeyError, ValueError, TypeError):
-                pass
+            predefined = self.mpi._typedict.get(dtype.char)
+            if predefined is not None and dtype.name != "bfloat16":
+                return predefined
         return _bytes_type(self.mpi, dtype.itemsize)
 
     def _op(self, op: ReduceOp, dtype: np.dtype) -> Any:
@@ -141,8 +166,10 @@ class MpiCommunicator(Communicator):
             made = self._ops[key] = (self.mpi.Op.Create(user, commute=False), op)
         return made[0]
 
-    def _buffer(self, a: np.ndarray, op: ReduceOp | None = None) -> list[Any]:
-        return [a, a.size, self._type(a.dtype, op)]
+    def _buffer(self, a: np.ndarray, op: ReduceOp | None = None, parts: int = 1) -> list[Any]:
+        """`[buffer, count, type]`; `parts`: the buffer holds one block per member
+        and MPI counts the elements of one (Allgather's, Alltoall's)."""
+        return [a, a.size // parts, self._type(a.dtype, op)]
 
     # -- the interface
 
@@ -168,11 +195,11 @@ class MpiCommunicator(Communicator):
 
     def allgather(self, send: np.ndarray, recv: np.ndarray) -> None:
         with self.watchdog.waiting("all_gather (MPI_Allgather)"):
-            self.comm.Allgather(self._buffer(send), self._buffer(recv))
+            self.comm.Allgather(self._buffer(send), self._buffer(recv, parts=self.size))
 
     def alltoall(self, send: np.ndarray, recv: np.ndarray) -> None:
         with self.watchdog.waiting("all_to_all (MPI_Alltoall)"):
-            self.comm.Alltoall(self._buffer(send), self._buffer(recv))
+            self.comm.Alltoall(self._buffer(send, parts=self.size), self._buffer(recv, parts=self.size))
 
     def reduce_scatter(self, send: np.ndarray, recv: np.ndarray, op: ReduceOp) -> None:
         mpi_op = self._op(op, send.dtype)
