@@ -83,10 +83,12 @@ def _path(pattern: str, rank: int, replica: int, partition: int) -> str:
         raise RunFailure(f"{pattern!r}: only {{rank}}, {{replica}} and {{partition}} can be filled in ({err})") from None
 
 
-def _prepare(job: _Job, prepare: Callable[[], tuple[str, Any]]) -> tuple[Any, list[Any], int, int, str]:
-    """Compile, load this rank's inputs and work out the job's shape."""
+def _prepare(
+    job: _Job, read: Callable[[], tuple[str, str]], build: Callable[[str, str], Any]
+) -> tuple[Any, list[Any], int, int, str]:
+    """Work out the job's shape, compile, load this rank's inputs."""
     args = job.args
-    text, executable = prepare()
+    text, name = read()
     partitions = args.partitions or _module_count(text, "mhlo.num_partitions") or 1
     replicas = args.replicas or _module_count(text, "mhlo.num_replicas") or job.size // partitions
     if replicas * partitions != job.size:
@@ -95,6 +97,7 @@ def _prepare(job: _Job, prepare: Callable[[], tuple[str, Any]]) -> tuple[Any, li
             f"{job.size} process(es): start it with mpiexec -n {replicas * partitions} (one replica per process)"
         )
     job.partitions = partitions
+    executable = build(text, name)
     replica, partition = divmod(job.rank, partitions)
     inputs = _path(args.inputs, job.rank, replica, partition) if args.inputs else None
     leaves = read_inputs(inputs, executable)
@@ -111,7 +114,9 @@ def _prepare(job: _Job, prepare: Callable[[], tuple[str, Any]]) -> tuple[Any, li
     return executable, leaves, replicas, partitions, signature
 
 
-def run_mpi(args: argparse.Namespace, prepare: Callable[[], tuple[str, Any]], stdout: IO[str]) -> int:
+def run_mpi(
+    args: argparse.Namespace, read: Callable[[], tuple[str, str]], build: Callable[[str, str], Any], stdout: IO[str]
+) -> int:
     """Run the program as this process's device; 0, or 1 after an error on every rank."""
     from runtime.collectives.mpi import init_mpi
 
@@ -129,7 +134,7 @@ def run_mpi(args: argparse.Namespace, prepare: Callable[[], tuple[str, Any]], st
     error: str | None = None
     signature = ""
     try:
-        executable, leaves, replicas, partitions, signature = _prepare(job, prepare)
+        executable, leaves, replicas, partitions, signature = _prepare(job, read, build)
     except (RunFailure, CollectiveError) as err:
         error = str(err)
     settled = job.settle(error)

@@ -107,21 +107,22 @@ def run(argv: Sequence[str] | None, stdout: IO[str]) -> int:
     from xla_dialect.context import XlaProgramError
     from xla_tools.compiler import CompileError, compile
 
-    def prepare() -> tuple[str, Any]:
-        """Read and compile the program (each MPI rank does it itself)."""
+    def read() -> tuple[str, str]:
+        """The program's text and name."""
         if args.file == "-":
-            text, name = sys.stdin.read(), "<stdin>"
-        else:
-            try:
-                with open(args.file, encoding="utf-8") as f:
-                    text = f.read()
-            except OSError as err:
-                raise _Failure(f"cannot read {args.file}: {err.strerror}") from None
-            name = args.file
+            return sys.stdin.read(), "<stdin>"
+        try:
+            with open(args.file, encoding="utf-8") as f:
+                return f.read(), args.file
+        except OSError as err:
+            raise _Failure(f"cannot read {args.file}: {err.strerror}") from None
+
+    def build(text: str, name: str) -> Any:
+        """The entry's executable (each MPI rank compiles it itself)."""
         if args.threads is not None and args.threads < 1:
             raise _Failure(f"--threads must be a positive integer, got {args.threads}")
         try:
-            executable = compile(
+            return compile(
                 text,
                 args.entry,
                 filename=name,
@@ -134,7 +135,6 @@ def run(argv: Sequence[str] | None, stdout: IO[str]) -> int:
             raise _Failure(f"{first.file}:{first.line}:{first.column}: error: {first.message}") from None
         except CompileError as err:
             raise _Failure(f"cannot compile @{args.entry}: {err}") from None
-        return text, executable
 
     try:
         if args.split_input_file:
@@ -142,8 +142,8 @@ def run(argv: Sequence[str] | None, stdout: IO[str]) -> int:
         if mpi_job_size(args) is not None:
             from xla_tools.mpi_run import run_mpi
 
-            return run_mpi(args, prepare, stdout)
-        _, executable = prepare()
+            return run_mpi(args, read, build, stdout)
+        executable = build(*read())
         leaves = read_inputs(args.inputs, executable)
         try:
             results = executable.run_leaves(leaves)
