@@ -141,6 +141,9 @@ class QueueRef:
 
     kind: str
     handle: int | None = None
+    pairs: tuple[tuple[int, int], ...] = ()
+    """Device-to-device channels: the (source, target) devices of the op's
+    `_xla_send_recv_source_target_pairs` frontend attribute, if it has one."""
 
 
 @dataclass(frozen=True)

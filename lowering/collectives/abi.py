@@ -17,7 +17,11 @@ compiled (`runtime.host_io.resolve_site_functions`).
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
+
+from xdsl.dialects.builtin import DictionaryAttr, StringAttr
+from xdsl.ir import Operation
 
 CROSS_REPLICA = "cross_replica"
 CROSS_PARTITION = "cross_partition"
@@ -92,6 +96,19 @@ class RunParallel:
         return tuple(sorted({p.function for row in self.programs for p in row}))
 
 
+def send_recv_pairs(op: Operation) -> tuple[tuple[int, int], ...]:
+    """The (source, target) devices of a device-to-device `send`/`recv`, from XLA's
+    `mhlo.frontend_attributes = {_xla_send_recv_source_target_pairs = "{{0,1},{1,2}}"}`
+    (how XLA pairs a send with its recv across devices); () without it."""
+    attrs = op.attributes.get("mhlo.frontend_attributes")
+    if not isinstance(attrs, DictionaryAttr):
+        return ()
+    text = attrs.data.get("_xla_send_recv_source_target_pairs")
+    if not isinstance(text, StringAttr):
+        return ()
+    return tuple((int(a), int(b)) for a, b in re.findall(r"\{\s*(\d+)\s*,\s*(\d+)\s*\}", text.data))
+
+
 __all__ = [
     "BUILTIN_REDUCTIONS",
     "CROSS_PARTITION",
@@ -103,4 +120,5 @@ __all__ = [
     "Program",
     "Reduction",
     "RunParallel",
+    "send_recv_pairs",
 ]

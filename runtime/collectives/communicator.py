@@ -130,8 +130,11 @@ class Communicator(ABC):
         """`buffer` on every member = `buffer` of member `root`."""
 
     @abstractmethod
-    def sendrecv(self, send: np.ndarray | None, dest: int | None, recv: np.ndarray | None, source: int | None) -> None:
-        """Send `send` to `dest` and receive `recv` from `source` (either may be None)."""
+    def sendrecv(
+        self, send: np.ndarray | None, dest: int | None, recv: np.ndarray | None, source: int | None, tag: int = 0
+    ) -> None:
+        """Send `send` to `dest` and receive `recv` from `source` (either may be
+        None); messages between two members with one `tag` arrive in order."""
 
     def agree(self, text: str, what: str) -> None:
         """Raise `CollectiveError` on every member unless all gave the same `text`

@@ -40,6 +40,8 @@ class Device:
     num_partitions: int = 1
     channels: Any = None
     """The in-process `World` whose channels connect send and recv, if any."""
+    p2p: Communicator | None = None
+    """The communicator of device-to-device send/recv between processes (MPI)."""
     _groups: dict[Any, Communicator | None] = field(default_factory=dict[Any, "Communicator | None"])
     _checked: set[Any] = field(default_factory=set[Any])
 

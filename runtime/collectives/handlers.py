@@ -208,28 +208,57 @@ class DeviceIdHandler:
 
 
 def channel_route(spec: SiteSpec, default: Callable[[list[np.ndarray], list[np.ndarray]], None]) -> Any:
-    """A send/recv handler that, on a device of `run_parallel`, passes values
-    between the devices through the channel (blocking, with the collective
-    timeout) instead of the process's host queues."""
+    """A send/recv handler for devices: on a device of `run_parallel` or
+    `run_replicas` the values pass between the devices through the channel
+    (blocking, with the collective timeout); between MPI processes a
+    device-to-device send goes to the targets its
+    `_xla_send_recv_source_target_pairs` name, and a recv takes from its source.
+    Elsewhere (and host transfers under MPI) the process's host queues."""
     from lowering.host_abi import ReadQueue
 
-    handle = spec.action.queue.handle
+    queue = spec.action.queue
+    handle, pairs = queue.handle, queue.pairs
     reading = isinstance(spec.action, ReadQueue)
 
-    def handler(ins: list[np.ndarray], outs: list[np.ndarray]) -> None:
-        device = current_device()
-        world = None if device is None else device.channels
-        if world is None or handle is None:
-            default(ins, outs)
-            return
+    def in_process(world: Any, ins: list[np.ndarray], outs: list[np.ndarray]) -> None:
         if reading:
             item = world.channel_recv(handle, spec.where)
             if len(item) != len(outs) or any(a.shape != o.shape or a.dtype != o.dtype for a, o in zip(item, outs)):
-                raise CollectiveError(f"channel {handle} carried {[a.shape for a in item]}, the recv reads {[o.shape for o in outs]}")
+                raise CollectiveError(
+                    f"channel {handle} carried {[a.shape for a in item]}, the recv reads {[o.shape for o in outs]}"
+                )
             for a, o in zip(item, outs):
                 o[...] = a
         else:
             world.channel_send(handle, tuple(np.array(a) for a in ins))
+
+    def between_processes(device: Device, ins: list[np.ndarray], outs: list[np.ndarray]) -> None:
+        assert device.p2p is not None
+        if not pairs:
+            raise CollectiveError(
+                f"a device-to-device {'recv' if reading else 'send'} between processes must say its peers: "
+                'give it mhlo.frontend_attributes = {_xla_send_recv_source_target_pairs = "{{0,1}}"}'
+            )
+        me = device.world.rank
+        if reading:
+            source = next((s for s, t in pairs if t == me), None)
+            if source is None:
+                raise CollectiveError(f"channel {handle}: no pair of {list(pairs)} sends to device {me}")
+            for o in outs:
+                device.p2p.sendrecv(None, None, o, source, handle)
+        else:
+            for target in [t for s, t in pairs if s == me]:
+                for a in ins:
+                    device.p2p.sendrecv(a, target, None, None, handle)
+
+    def handler(ins: list[np.ndarray], outs: list[np.ndarray]) -> None:
+        device = current_device()
+        if device is not None and device.channels is not None and handle is not None:
+            in_process(device.channels, ins, outs)
+        elif device is not None and device.p2p is not None and queue.kind == "channel" and device.world.size > 1:
+            between_processes(device, ins, outs)
+        else:
+            default(ins, outs)
 
     return handler
 

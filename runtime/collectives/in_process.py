@@ -32,7 +32,7 @@ class World:
         self.condition = threading.Condition()
         self.slots: dict[tuple[Any, int], dict[int, Any]] = {}
         self.readers: dict[tuple[Any, int], int] = {}
-        self.mailboxes: dict[tuple[Any, int, int], deque[np.ndarray]] = {}
+        self.mailboxes: dict[tuple[Any, int, int, int], deque[np.ndarray]] = {}
         self.channels: dict[int, deque[tuple[np.ndarray, ...]]] = {}
         self.failure: str | None = None
         self._ids = itertools.count(1)
@@ -143,15 +143,17 @@ class InProcessCommunicator(Communicator):
         values = self._exchange(np.array(buffer) if self.rank == root else None, "collective_broadcast")
         buffer[...] = values[root]
 
-    def sendrecv(self, send: np.ndarray | None, dest: int | None, recv: np.ndarray | None, source: int | None) -> None:
+    def sendrecv(
+        self, send: np.ndarray | None, dest: int | None, recv: np.ndarray | None, source: int | None, tag: int = 0
+    ) -> None:
         world = self.world
         with world.condition:
             if send is not None and dest is not None:
-                box = world.mailboxes.setdefault((self.ident, self.rank, dest), deque())
+                box = world.mailboxes.setdefault((self.ident, self.rank, dest, tag), deque())
                 box.append(np.array(send))
                 world.condition.notify_all()
             if recv is not None and source is not None:
-                box = world.mailboxes.setdefault((self.ident, source, self.rank), deque())
+                box = world.mailboxes.setdefault((self.ident, source, self.rank, tag), deque())
                 world.wait_for(lambda: bool(box), f"receiving from device {self.members[source]}")
                 recv[...] = box.popleft()
 

@@ -210,14 +210,16 @@ class MpiCommunicator(Communicator):
         with self.watchdog.waiting("collective_broadcast (MPI_Bcast)"):
             self.comm.Bcast(self._buffer(buffer), root)
 
-    def sendrecv(self, send: np.ndarray | None, dest: int | None, recv: np.ndarray | None, source: int | None) -> None:
-        with self.watchdog.waiting("collective_permute (MPI_Sendrecv)"):
+    def sendrecv(
+        self, send: np.ndarray | None, dest: int | None, recv: np.ndarray | None, source: int | None, tag: int = 0
+    ) -> None:
+        with self.watchdog.waiting(f"point-to-point transfer (MPI_Sendrecv, tag {tag})"):
             if send is not None and dest is not None and recv is not None and source is not None:
-                self.comm.Sendrecv(self._buffer(np.ascontiguousarray(send)), dest, 0, self._buffer(recv), source, 0)
+                self.comm.Sendrecv(self._buffer(np.ascontiguousarray(send)), dest, tag, self._buffer(recv), source, tag)
             elif send is not None and dest is not None:
-                self.comm.Send(self._buffer(np.ascontiguousarray(send)), dest, 0)
+                self.comm.Send(self._buffer(np.ascontiguousarray(send)), dest, tag)
             elif recv is not None and source is not None:
-                self.comm.Recv(self._buffer(recv), source, 0)
+                self.comm.Recv(self._buffer(recv), source, tag)
 
 
 _BYTE_TYPES: dict[int, Any] = {}
@@ -238,6 +240,7 @@ def init_mpi(num_replicas: int | None = None, num_partitions: int = 1) -> Device
     world = MpiCommunicator(mpi.COMM_WORLD, mpi)
     replicas = world.size // num_partitions if num_replicas is None else num_replicas
     device = Device(world, replicas, num_partitions)
+    device.p2p = world.dup()  # send/recv: only their two ranks run them, so it is made now
     set_process_device(device)
     return device
 

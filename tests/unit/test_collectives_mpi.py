@@ -66,3 +66,25 @@ def test_a_job_of_the_wrong_size_fails_on_every_rank(tmp_path: Path) -> None:
             f"xla-run: error: rank {rank}: the program runs 4 replica(s) × 1 partition(s) but the job has 2 process(es)"
             in done.stderr
         ), done.stderr
+
+
+SWAP = """module attributes {mhlo.num_replicas = 2 : i32} {
+  func.func @main(%x: tensor<3xf32>) -> tensor<3xf32> {
+    %t = "stablehlo.after_all"() : () -> !stablehlo.token
+    %s = "stablehlo.send"(%x, %t) {channel_handle = #stablehlo.channel_handle<handle = 7, type = 1>, is_host_transfer = false,
+        mhlo.frontend_attributes = {_xla_send_recv_source_target_pairs = "{{0,1},{1,0}}"}} : (tensor<3xf32>, !stablehlo.token) -> !stablehlo.token
+    %r:2 = "stablehlo.recv"(%s) {channel_handle = #stablehlo.channel_handle<handle = 7, type = 1>, is_host_transfer = false,
+        mhlo.frontend_attributes = {_xla_send_recv_source_target_pairs = "{{0,1},{1,0}}"}} : (!stablehlo.token) -> (tensor<3xf32>, !stablehlo.token)
+    func.return %r#0 : tensor<3xf32>
+  }
+}
+"""
+
+
+def test_send_recv_between_processes_follow_their_pairs(tmp_path: Path) -> None:
+    (tmp_path / "swap.mlir").write_text(SWAP)
+    for rank in range(2):
+        np.savez(tmp_path / f"in_{rank}.npz", arg0=np.full(3, rank + 1, np.float32))
+    done = _mpiexec(2, "swap.mlir", "--inputs", "in_{rank}.npz", "--output", "out.npz", cwd=tmp_path)
+    assert done.returncode == 0, done.stderr
+    np.testing.assert_array_equal(np.load(tmp_path / "out.npz")["out0"], [[2, 2, 2], [1, 1, 1]])
