@@ -20,7 +20,7 @@ communicator compute the same thing.
 from __future__ import annotations
 
 import ctypes
-from collections.abc import Callable, Sequence
+from collections.abc import Callable
 from typing import Any
 
 import numpy as np
@@ -261,10 +261,6 @@ def channel_route(spec: SiteSpec, default: Callable[[list[np.ndarray], list[np.n
             default(ins, outs)
 
     return handler
-
-
-def describe(leaves: Sequence[Any]) -> str:
-    return ", ".join(leaf.type_text for leaf in leaves)
 
 
 __all__ = ["CollectiveHandler", "DeviceIdHandler", "channel_route", "compiled_combine"]
