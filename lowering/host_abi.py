@@ -25,6 +25,8 @@ from typing import Any
 
 import numpy as np
 
+from lowering.collectives.abi import Collective, DeviceId, RunParallel
+
 DEVICE_TO_DEVICE = 1
 DEVICE_TO_HOST = 2
 HOST_TO_DEVICE = 3
@@ -139,6 +141,9 @@ class QueueRef:
 
     kind: str
     handle: int | None = None
+    pairs: tuple[tuple[int, int], ...] = ()
+    """Device-to-device channels: the (source, target) devices of the op's
+    `_xla_send_recv_source_target_pairs` frontend attribute, if it has one."""
 
 
 @dataclass(frozen=True)
@@ -164,7 +169,8 @@ class CallTarget:
     spec: CustomCallSpec
 
 
-Action = ReadQueue | WriteQueue | CallTarget
+Action = ReadQueue | WriteQueue | CallTarget | Collective | DeviceId | RunParallel
+"""Collectives' actions are described in `lowering/collectives/abi.py`."""
 
 
 @dataclass(frozen=True)

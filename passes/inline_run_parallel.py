@@ -5,8 +5,8 @@ the operands; the `infeed` functions run first and their results are pushed
 onto the infeed queue in order, by a side-effecting `xla.custom_call` of the
 runtime's built-in `__xla_interpreter_infeed` target (`runtime/host_io.py`
 provides it; the pass only emits the calls), so the program's `xla.infeed`s pop
-them. A larger grid needs the cross-replica runtime
-(the collectives issue) and is an error naming its size.
+them. A larger grid stays: `convert-xla-to-linalg` makes it one call into the
+collective runtime, which runs the programs on threads, one device each.
 """
 
 from __future__ import annotations
@@ -34,14 +34,12 @@ def _callee(op: RunParallelOp, symbol: SymbolRefAttr) -> func.FuncOp:
 
 
 def inline_run_parallel(op: RunParallelOp) -> None:
-    """Replace a one-program `op` by its infeed pushes and a call of its program."""
+    """Replace a one-program `op` by its infeed pushes and a call of its program;
+    a larger grid is left for `convert-xla-to-linalg`, which makes it one call into
+    the collective runtime (`lowering/collectives/run_parallel.py`)."""
     grid = op.grid()
     if len(grid) != 1 or len(grid[0]) != 1:
-        raise LoweringError(
-            f"interpreter.run_parallel runs {len(grid)}×{len(grid[0])} programs; "
-            "several replicas or partitions need the cross-replica runtime (not compiled yet)",
-            op,
-        )
+        return
     where = InsertPoint.before(op)
     for symbol in op.infeed.data if op.infeed else ():
         assert isinstance(symbol, SymbolRefAttr)

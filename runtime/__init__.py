@@ -7,14 +7,16 @@ the host side of the programs that run.
   against its `xla` signature and called on NumPy arrays (`load`);
 * `host_io.py`: infeed/outfeed queues, send/recv channels, custom-call targets
   and the errors of host ops, bound to the call sites the lowering describes
-  (`lowering/host_abi.py`).
+  (`lowering/host_abi.py`);
+* `collectives/`: the cross-replica collectives on MPI (one replica per process)
+  or on threads of one process (`interpreter.run_parallel`).
 
 Compiling from `xla` is the tools' job: `from xla_tools import compile`.
 """
 
 from __future__ import annotations
 
-from runtime import host_io
+from runtime import collectives, host_io
 from runtime.executable import CompiledModule, CompileError, Executable, load, xla_signatures
 from runtime.host_io import TOKEN, HostIOError, register_custom_call
 from runtime.jit import JitError, JitModule, compile_llvm_module
@@ -27,6 +29,7 @@ __all__ = [
     "HostIOError",
     "JitError",
     "JitModule",
+    "collectives",
     "compile_llvm_module",
     "host_io",
     "load",

@@ -323,19 +323,44 @@ def _queue(ref: QueueRef) -> HostQueue:
     return {"send": send_queue, "recv": recv_queue, "channel": channel_queue}[ref.kind](ref.handle)
 
 
+_ACTION_HANDLERS: dict[type, Callable[[SiteSpec], Handler]] = {}
+_CHANNEL_ROUTES: list[Callable[[SiteSpec, Handler], Handler]] = []
+
+
+def register_action_handler(action: type, factory: Callable[[SiteSpec], Handler]) -> None:
+    """Make `factory(site)` the handler of sites whose action is an `action`
+    (`runtime.collectives` registers the collectives' actions)."""
+    _ACTION_HANDLERS[action] = factory
+
+
+def register_channel_route(route: Callable[[SiteSpec, Handler], Handler]) -> None:
+    """Wrap the handlers of send/recv sites: `route(site, default)` may pass the
+    values between devices instead of through the host queues."""
+    _CHANNEL_ROUTES.append(route)
+
+
 def _handler(site: SiteSpec) -> Handler:
     action = site.action
+    factory = _ACTION_HANDLERS.get(type(action))
+    if factory is not None:
+        return factory(site)
     if isinstance(action, ReadQueue):
-        return read_handler(_queue(action.queue), site.outputs, action.hint)
-    if isinstance(action, WriteQueue):
-        return write_handler(_queue(action.queue))
-    assert isinstance(action, CallTarget)
-    return custom_call_handler(action.spec)
+        handler = read_handler(_queue(action.queue), site.outputs, action.hint)
+    elif isinstance(action, WriteQueue):
+        handler = write_handler(_queue(action.queue))
+    else:
+        assert isinstance(action, CallTarget)
+        return custom_call_handler(action.spec)
+    if action.queue.kind in ("send", "recv", "channel"):
+        for route in _CHANNEL_ROUTES:
+            handler = route(site, handler)
+    return handler
 
 
-def bind_new_sites() -> None:
+def bind_new_sites() -> list[Site]:
     """Bind every call site the lowering described since the last call to a ctypes
-    callback (the JIT calls this before it resolves a module's symbols)."""
+    callback (the JIT calls this before it resolves a module's symbols); returns them."""
+    bound: list[Site] = []
     with _SITES_LOCK:
         for spec in take_new_sites():
             site = Site(spec.symbol, spec.where, list(spec.inputs), list(spec.outputs), _handler(spec))
@@ -343,6 +368,18 @@ def bind_new_sites() -> None:
             site.callback = _bind(site, prototype)
             llvm_binding.add_symbol(spec.symbol, ctypes.cast(site.callback, ctypes.c_void_p).value)  # pyright: ignore[reportArgumentType]
             _SITES.append(site)
+            bound.append(site)
+    return bound
+
+
+def resolve_site_functions(sites: Sequence[Site], lookup: Callable[[str], int]) -> None:
+    """Give the handlers that call functions of the compiled module (reductions
+    compiled from regions, `run_parallel`'s programs) their addresses: `lookup`
+    maps a function name of the module to its code, once the JIT made it."""
+    for site in sites:
+        bind = getattr(site.handler, "bind", None)
+        if bind is not None:
+            bind(lookup)
 
 
 def _bind(site: Site, prototype: Any) -> Any:
@@ -508,8 +545,11 @@ __all__ = [
     "read_handler",
     "record_error",
     "recv_queue",
+    "register_action_handler",
+    "register_channel_route",
     "register_custom_call",
     "reset",
+    "resolve_site_functions",
     "send_queue",
     "take_error",
     "transfer_from_outfeed",

@@ -219,7 +219,7 @@ def compile_llvm_ir(
         with report.phase(f"LLVM: optimize (O{opt_level})"):
             optimize(mod, tm, opt_level)
     optimized = str(mod)
-    host_io.bind_new_sites()  # the runtime calls the lowering described
+    sites = host_io.bind_new_sites()  # the runtime calls the lowering described
     _check_symbols(mod)
     with report.phase("LLVM: code generation (MCJIT)"):
         engine = llvm_binding.create_mcjit_compiler(mod, tm)
@@ -227,6 +227,8 @@ def compile_llvm_ir(
             engine.set_object_cache(notify_func=object_cache.notify)
         engine.finalize_object()
         engine.run_static_constructors()
+    if sites:  # handlers that call the module's own functions (collectives)
+        host_io.resolve_site_functions(sites, lambda name: engine.get_function_address(symbols.get(name, name)))
     return JitModule(engine, tm, llvm_ir, optimized, signatures or {}, symbols)
 
 

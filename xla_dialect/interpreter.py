@@ -5,8 +5,9 @@
 
 runs the grid of `programs` (replicas × partitions) on the operands, after the
 functions named by `infeed` filled the infeed queue in order. A one-program grid
-is an ordinary call (`passes/inline_run_parallel.py`); larger grids need the
-cross-replica runtime and are reported as such.
+is an ordinary call (`passes/inline_run_parallel.py`); a larger grid becomes a
+call into the collective runtime, which runs the programs on threads, one
+device each (`lowering/collectives/run_parallel.py`).
 
 `INFEED_TARGET` names the custom-call target that pushes its operands onto the
 infeed queue: the inlined harness calls it with the `infeed` functions' results,

@@ -4,7 +4,8 @@ A test file holds chunks separated by `// -----`; each chunk is a module whose
 entry function (`@main`, else the only function) computes values and states
 with `check.*` ops what they must be. A chunk passes when it parses, verifies,
 compiles through `lower-to-llvm` (after `xla-inline-run-parallel` turns the
-harness's one-program `interpreter.run_parallel` into a call), runs, and every
+harness's one-program `interpreter.run_parallel` into a call; a grid of several
+programs runs on threads, one device each, through the collective runtime), runs, and every
 check holds on the values the native code computed (`xla-expose-checks` returns the checked values; the
 expectations are evaluated here, on the results, never folded at compile time).
 
@@ -423,13 +424,6 @@ OUT_OF_SCOPE_PREFIXES: tuple[str, ...] = (
     "printing",
     "api_input_arguments",
     "composite",
-    # Cross-replica collectives run through interpreter.run_parallel (their own issue).
-    "all_",
-    "collective_",
-    "reduce_scatter",
-    "replica_id",
-    "partition_id",
-    "send_recv",
 )
 
 

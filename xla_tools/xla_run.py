@@ -2,6 +2,7 @@
 
     xla-run FILE.mlir [--entry main] [--inputs in.npz] [--output out.npz] [--threads N] [-O N] [--timing]
     xla-run FILE.mlir --split-input-file [--timeout 60]
+    mpiexec -n 4 xla-run FILE.mlir --inputs 'in_{rank}.npz' [--output 'out_{rank}.npz']
 
 Inputs are `arg0, arg1, ...` in the npz (a tuple parameter takes its leaves,
 depth-first, as consecutive `argK` entries); results are flattened depth-first
@@ -13,6 +14,9 @@ With `--split-input-file` the file is a test file of the StableHLO interpreter
 suite: every chunk runs in isolation (`xla_tools/conformance.py`) and prints
 `PASS file:N @fn` or `FAIL file:N @fn: stage: reason`, then `N passed, M
 failed`; the exit code is 1 if any chunk failed.
+
+Under `mpiexec` every process is one device (replica) of the program's
+collectives: see `xla_tools/mpi_run.py`.
 """
 
 from __future__ import annotations
@@ -23,9 +27,7 @@ import sys
 from collections.abc import Sequence
 from typing import IO, Any
 
-import numpy as np
-
-_BF16_NAME = "bfloat16"
+from xla_tools.run_io import RunFailure, read_inputs, write_results
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -51,6 +53,18 @@ def _parser() -> argparse.ArgumentParser:
         "--timing",
         action="store_true",
         help="print the wall and CPU time of every pass and LLVM phase on stderr",
+    )
+    p.add_argument(
+        "--mpi",
+        action="store_true",
+        help="run as one device of an MPI job (implied under mpiexec/mpirun/srun): one replica per process",
+    )
+    p.add_argument("--replicas", type=int, help="under MPI: the program's replicas (default: mhlo.num_replicas, else one per process)")
+    p.add_argument("--partitions", type=int, help="under MPI: the program's partitions (default: mhlo.num_partitions, else 1)")
+    p.add_argument(
+        "--split-inputs",
+        action="store_true",
+        help="under MPI: every input has a leading axis of one entry per process; each rank takes its own",
     )
     p.add_argument(
         "--split-input-file",
@@ -85,8 +99,7 @@ def _run_chunks(args: argparse.Namespace, stdout: IO[str]) -> int:
     return 0 if all(o.passed for o in outcomes) else 1
 
 
-class _Failure(Exception):
-    pass
+_Failure = RunFailure
 
 
 def run(argv: Sequence[str] | None, stdout: IO[str]) -> int:
@@ -94,22 +107,22 @@ def run(argv: Sequence[str] | None, stdout: IO[str]) -> int:
     from xla_dialect.context import XlaProgramError
     from xla_tools.compiler import CompileError, compile
 
-    try:
-        if args.split_input_file:
-            return _run_chunks(args, stdout)
+    def read() -> tuple[str, str]:
+        """The program's text and name."""
         if args.file == "-":
-            text, name = sys.stdin.read(), "<stdin>"
-        else:
-            try:
-                with open(args.file, encoding="utf-8") as f:
-                    text = f.read()
-            except OSError as err:
-                raise _Failure(f"cannot read {args.file}: {err.strerror}") from None
-            name = args.file
+            return sys.stdin.read(), "<stdin>"
+        try:
+            with open(args.file, encoding="utf-8") as f:
+                return f.read(), args.file
+        except OSError as err:
+            raise _Failure(f"cannot read {args.file}: {err.strerror}") from None
+
+    def build(text: str, name: str) -> Any:
+        """The entry's executable (each MPI rank compiles it itself)."""
         if args.threads is not None and args.threads < 1:
             raise _Failure(f"--threads must be a positive integer, got {args.threads}")
         try:
-            executable = compile(
+            return compile(
                 text,
                 args.entry,
                 filename=name,
@@ -122,41 +135,33 @@ def run(argv: Sequence[str] | None, stdout: IO[str]) -> int:
             raise _Failure(f"{first.file}:{first.line}:{first.column}: error: {first.message}") from None
         except CompileError as err:
             raise _Failure(f"cannot compile @{args.entry}: {err}") from None
-        n_leaves = executable.input_leaf_count
-        leaves: list[Any] = []
-        if args.inputs:
-            try:
-                data = np.load(args.inputs, allow_pickle=False)
-            except (OSError, ValueError, EOFError) as err:
-                raise _Failure(f"cannot read inputs {args.inputs}: {err}") from None
-            keys = set(data.files)
-            for k in range(n_leaves):
-                if f"arg{k}" not in keys:
-                    raise _Failure(f"{args.inputs} has no arg{k}; @{args.entry} takes {n_leaves} input array(s) arg0..arg{n_leaves - 1}")
-                leaves.append(data[f"arg{k}"])
-            extra = sorted(keys - {f"arg{k}" for k in range(n_leaves)})
-            if extra:
-                raise _Failure(f"{args.inputs} has unexpected entries {', '.join(extra)}; @{args.entry} takes arg0..arg{n_leaves - 1}")
-        elif n_leaves:
-            raise _Failure(f"@{args.entry} takes {n_leaves} input array(s); pass them with --inputs FILE.npz (arg0, arg1, ...)")
+
+    try:
+        if args.split_input_file:
+            return _run_chunks(args, stdout)
+        if mpi_job_size(args) is not None:
+            from xla_tools.mpi_run import run_mpi
+
+            return run_mpi(args, read, build, stdout)
+        executable = build(*read())
+        leaves = read_inputs(args.inputs, executable)
         try:
             results = executable.run_leaves(leaves)
         except ValueError as err:
             raise _Failure(str(err).replace("argument", "input", 1)) from None
-        exported = [r.view(np.uint16) if r.dtype.name == _BF16_NAME else r for r in results]
-        if args.output:
-            try:
-                np.savez(args.output, **{f"out{k}": r for k, r in enumerate(exported)})
-            except OSError as err:
-                raise _Failure(f"cannot write {args.output}: {err.strerror}") from None
-        else:
-            with np.printoptions(threshold=64, edgeitems=4):
-                for k, r in enumerate(results):
-                    stdout.write(f"out{k}: {r.dtype.name}{list(r.shape)} = {np.array2string(r, separator=', ')}\n")
+        write_results(results, args.output, stdout)
         return 0
     except _Failure as err:
         sys.stderr.write(f"xla-run: error: {err}\n")
         return 1
+
+
+def mpi_job_size(args: argparse.Namespace) -> int | None:
+    """The MPI job's size when xla-run runs under mpiexec (or with --mpi), else None."""
+    from runtime.collectives.mpi import launched_by_mpiexec
+
+    size = launched_by_mpiexec()
+    return size if size is not None else (1 if args.mpi else None)
 
 
 def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None) -> int:

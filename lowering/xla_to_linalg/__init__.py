@@ -21,6 +21,8 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp
 from xdsl.passes import ModulePass
 
+from lowering.collectives import ops as collective_ops  # noqa: F401  (calls into the collective runtime)
+from lowering.collectives import run_parallel  # noqa: F401  (interpreter.run_parallel of several programs)
 from lowering.math_approximation import chlo_erf  # noqa: F401  (chlo.erf/erfc on f16/bf16/f32)
 from lowering.xla_to_linalg import (  # noqa: F401  (they register their lowerings)
     constants,

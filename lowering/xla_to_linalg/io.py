@@ -79,6 +79,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from lowering import host_abi
+from lowering.collectives.abi import send_recv_pairs
 from lowering.xla_to_linalg.converter import Converter, convert_type, lowers
 from xla_dialect.attributes import OutputOperandAliasAttr
 from xla_dialect.diagnostics import LoweringError
@@ -228,7 +229,8 @@ def _is_host(op: SendOp | RecvOp) -> bool:
 @lowers(SendOp)
 def lower_send(cx: Converter, op: SendOp, builder: Builder) -> Sequence[SSAValue]:
     handle = op.channel_handle.int_value("handle")
-    queue = host_abi.QueueRef("send" if _is_host(op) else "channel", handle)
+    host = _is_host(op)
+    queue = host_abi.QueueRef("send" if host else "channel", handle, () if host else send_recv_pairs(op))
     return _results(op, builder, *_call_site(cx, op, builder, "send", host_abi.WriteQueue(queue)))
 
 
@@ -240,7 +242,7 @@ def lower_recv(cx: Converter, op: RecvOp, builder: Builder) -> Sequence[SSAValue
         hint = f"push it with runtime.host_io.recv_queue({handle}).push(...) first"
     else:
         assert op.channel_handle.int_value("type") == DEVICE_TO_DEVICE
-        queue = host_abi.QueueRef("channel", handle)
+        queue = host_abi.QueueRef("channel", handle, send_recv_pairs(op))
         hint = f"no xla.send on channel {handle} ran before it"
     return _results(op, builder, *_call_site(cx, op, builder, "recv", host_abi.ReadQueue(queue, hint)))
 

@@ -115,11 +115,11 @@ def test_bad_programs_raise_located_errors() -> None:
         compile("func.func @main( {")
     with pytest.raises(CompileError, match=r"no function @nope .*@main"):
         compile(MODULE, "nope")
-    unsupported = """func.func @main(%x: tensor<2x4xi64>) -> tensor<4x2xi64> {
-  %0 = "xla.all_to_all"(%x) {split_dimension = 1 : i64, concat_dimension = 0 : i64, split_count = 2 : i64, replica_groups = dense<[[1, 0]]> : tensor<1x2xi64>} : (tensor<2x4xi64>) -> tensor<4x2xi64>
-  func.return %0 : tensor<4x2xi64>
+    unsupported = """func.func @main(%x: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = xla.custom_call @no_such_target(%x) : (tensor<2xf32>) -> tensor<2xf32>
+  func.return %0 : tensor<2xf32>
 }"""
-    with pytest.raises(CompileError, match=r"prog.mlir:2:\d+: 'xla.all_to_all' cannot be compiled yet"):
+    with pytest.raises(CompileError, match=r"prog.mlir:2:\d+: custom_call target 'no_such_target' is not registered"):
         compile(unsupported, filename="prog.mlir")
 
 

@@ -1,14 +1,5 @@
 // RUN: xla-opt %s --split-input-file --verify-diagnostics -p convert-xla-to-linalg
 
-// Ops whose lowering comes with a later issue are named, at their line.
-func.func @all_to_all(%x: tensor<2x4xi64>) -> tensor<4x2xi64> {
-  // expected-error @+1 {{'xla.all_to_all' cannot be compiled yet: no lowering to linalg exists for it}}
-  %0 = "xla.all_to_all"(%x) {split_dimension = 1 : i64, concat_dimension = 0 : i64, split_count = 2 : i64, replica_groups = dense<[[1, 0]]> : tensor<1x2xi64>} : (tensor<2x4xi64>) -> tensor<4x2xi64>
-  func.return %0 : tensor<4x2xi64>
-}
-
-// -----
-
 // expected-error @+1 {{tuple values must be flattened first (run xla-flatten-tuples)}}
 func.func @tuple_left(%t: tuple<tensor<f32>>) -> tensor<f32> {
   %0 = xla.get_tuple_element %t[0] : (tuple<tensor<f32>>) -> tensor<f32>
