@@ -76,7 +76,10 @@ def lower_to_llvm(
 ) -> None:
     """Lower a module of `xla` functions to the llvm dialect, in place.
     `reassociate=False`: reductions keep the spec's order (bitwise reproducible)."""
-    options = {} if reassociate else {"linalg-reassociate-reductions": {"reassociate": False}}
+    options = {} if reassociate else {
+        "linalg-reassociate-reductions": {"reassociate": False},
+        "linalg-split-reductions": {"max_parts": 1},
+    }
     run_passes(module, LOWER_TO_LLVM, ctx, timing=timing, options=options)
 
 

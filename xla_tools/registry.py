@@ -164,6 +164,12 @@ def _linalg_to_parallel_loops() -> type[ModulePass]:
     return ConvertLinalgToParallelLoopsPass
 
 
+def _split_reductions() -> type[ModulePass]:
+    from lowering.parallel.split_reductions import LinalgSplitReductionsPass
+
+    return LinalgSplitReductionsPass
+
+
 def _parallel_loops_to_calls() -> type[ModulePass]:
     from lowering.parallel.parallel_loops_to_calls import ConvertParallelLoopsToCallsPass
 
@@ -242,6 +248,7 @@ LOWERING_PASSES: dict[str, PassFactory] = {
     "linalg-vectorize-contractions": _vectorize_contractions,
     "linalg-interchange": _interchange,
     "linalg-reassociate-reductions": _reassociate,
+    "linalg-split-reductions": _split_reductions,
     "convert-linalg-to-parallel-loops": _linalg_to_parallel_loops,
     "convert-complex-to-standard": _complex_to_standard,
     "arith-emulate-unsupported-floats": _emulate_floats,
@@ -280,6 +287,7 @@ LOWER_TO_LLVM: tuple[str, ...] = (
     "linalg-pack-contractions",
     "linalg-vectorize-contractions",
     "linalg-interchange",
+    "linalg-split-reductions",
     "linalg-reassociate-reductions",
     "convert-linalg-to-parallel-loops",
     "convert-linalg-to-loops",
