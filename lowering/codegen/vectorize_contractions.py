@@ -40,7 +40,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, memref, scf, vector
+from xdsl.dialects import arith, memref, scf, vector
 from xdsl.dialects.builtin import (
     BFloat16Type,
     Float32Type,
@@ -327,13 +327,6 @@ def emit_blocked_loops(e: Emitter, pc: PackedContraction, target: Target) -> scf
     return e.parallel(0, pc.batch * n_parts * m_parts, part)
 
 
-def _function_entry(op: GenericOp) -> Block | None:
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, func.FuncOp):
-        parent = parent.parent_op()
-    return parent.body.block if parent is not None else None
-
-
 @dataclass(frozen=True)
 class LinalgVectorizeContractionsPass(ModulePass):
     """Contractions on packed operands → cache-blocked loops around a vector micro-kernel."""
@@ -347,8 +340,7 @@ class LinalgVectorizeContractionsPass(ModulePass):
         target = get_target(self.target)
         for generic in [o for o in op.walk() if isinstance(o, GenericOp)]:
             pc = match_packed_contraction(generic)
-            entry = _function_entry(generic)
-            if pc is None or entry is None:
+            if pc is None:
                 continue
             lanes = target.lanes(pc.element.bitwidth)  # pyright: ignore[reportAttributeAccessIssue]
             if pc.nr % lanes:
