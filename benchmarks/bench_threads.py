@@ -1,14 +1,19 @@
-"""Speed-up of the project's parallel loops: each case of a suite at 1 and at N threads, timed
-interleaved in one process (the same compiled code), with a check that the results are identical.
+"""Speed-up of the project's parallel loops beside XLA on all cores: each case of a suite run by
+the project at 1 and at N threads and by JAX with all its threads, interleaved in one process.
 
     python benchmarks/bench_threads.py [--suite contractions|memory|transcendental|all] [--threads 2]
-                                       [--filter SUBSTR] [--seconds 8]
+                                       [--filter SUBSTR] [--seconds 8] [--reps 200] [--markdown]
 
-Prints, per case, the median time at 1 and at N threads, the speed-up and whether the
-results are bitwise equal. The first line measures how many cores the machine gives the
-process right now (two NumPy threads running `exp` side by side): on a loaded machine
-no speed-up can show, and the figures are only meaningful when it is close to N.
-ours/jax at each thread count comes from the suites themselves (`--threads N`).
+Run it without `taskset` or with the cores meant (`taskset -c 0,1`), and without
+`XLA_FLAGS=--xla_cpu_multi_thread_eigen=false`: JAX then uses all the cores it may.
+Per case, after a warm-up, each repetition calls ours at 1 thread, ours at N threads
+and JAX once, in a rotating order, until `--reps` repetitions or `--seconds` have
+passed. The table gives, for each, the minimum time (the run least disturbed by
+other processes: on a shared machine the medians carry the load) and the median,
+the speed-up (min at 1 / min at N), ours/jax at N (minima), and whether the results
+at 1 and N threads are bitwise equal (they must be: exit status 1 otherwise). The
+first line measures how many cores the machine gives N threads right now (N NumPy
+threads running `exp` side by side): well below N, no speed-up can show.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import statistics
 import sys
 import threading
 import time
+from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
@@ -56,7 +62,31 @@ def _flat(result: Any) -> list[np.ndarray]:
     return [np.asarray(r) for r in (result if isinstance(result, tuple) else (result,))]
 
 
-def run_case(case: Case, threads: int, seconds: float) -> str:
+def time_rotating(fns: list[Callable[[], Any]], reps: int, seconds: float) -> list[list[float]]:
+    """Seconds per call of each of `fns`, called in turn (the first of a round rotates)."""
+    for fn in fns:
+        fn()
+    times: list[list[float]] = [[] for _ in fns]
+    deadline = time.perf_counter() + seconds
+    k = 0
+    while k < reps and (k < 10 or time.perf_counter() < deadline):
+        for j in range(len(fns)):
+            i = (j + k) % len(fns)
+            start = time.perf_counter()
+            fns[i]()
+            times[i].append(time.perf_counter() - start)
+        k += 1
+    return times
+
+
+HEADER = (
+    f"{'case':34s} {'1 thr min':>9s} {'N thr min':>9s} {'jax min':>9s} {'speed-up':>8s} {'ours/jax':>8s}"
+    f" {'1 thr med':>9s} {'N thr med':>9s} {'jax med':>9s}  identical"
+)
+
+
+def run_case(case: Case, threads: int, reps: int, seconds: float) -> tuple[str, bool, list[float]]:
+    """The table row of `case`, whether its results agree across thread counts, and its minima."""
     import jax
 
     from xla_tools import compile
@@ -65,39 +95,57 @@ def run_case(case: Case, threads: int, seconds: float) -> str:
     args = [np.asarray(a) for a in jax.tree_util.tree_leaves(case.args)]
     one, many = compile(text, threads=1), compile(text, threads=threads)
     r1, rn = _flat(one(*args)), _flat(many(*args))
-    same = all(a.tobytes() == b.tobytes() for a, b in zip(r1, rn))
-    outs = {one: [np.empty_like(r) for r in r1], many: [np.empty_like(r) for r in rn]}
-    times: dict[Any, list[float]] = {one: [], many: []}
-    deadline = time.perf_counter() + seconds
-    k = 0
-    while k < 200 and (k < 10 or time.perf_counter() < deadline):
-        for f in (one, many) if k % 2 else (many, one):
-            start = time.perf_counter()
-            f(*args, out=outs[f])
-            times[f].append(time.perf_counter() - start)
-        k += 1
-    t1, tn = statistics.median(times[one]) * 1e3, statistics.median(times[many]) * 1e3
-    return f"{case.name:36s} {t1:10.3f} {tn:10.3f} {t1 / tn:9.2f}x  {'yes' if same else 'NO'}"
+    same = all(a.tobytes() == b.tobytes() for a, b in zip(r1, rn, strict=True))
+    out1, outn = [np.empty_like(r) for r in r1], [np.empty_like(r) for r in rn]
+    jitted = jax.jit(case.fn)
+    device_args = jax.tree_util.tree_map(jax.device_put, case.args)
+    t1, tn, tj = time_rotating(
+        [
+            lambda: one(*args, out=out1),
+            lambda: many(*args, out=outn),
+            lambda: jax.block_until_ready(jitted(*device_args)),
+        ],
+        reps,
+        seconds,
+    )
+    mins = [min(t) * 1e3 for t in (t1, tn, tj)]
+    meds = [statistics.median(t) * 1e3 for t in (t1, tn, tj)]
+    row = (
+        f"{case.name:34s} {mins[0]:9.3f} {mins[1]:9.3f} {mins[2]:9.3f} {mins[0] / mins[1]:7.2f}x {mins[1] / mins[2]:8.2f}"
+        f" {meds[0]:9.3f} {meds[1]:9.3f} {meds[2]:9.3f}  {'yes' if same else 'NO'}"
+    )
+    return row, same, mins
 
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--suite", default="all", choices=(*SUITES, "all"))
-    p.add_argument("--threads", type=int, default=2)
-    p.add_argument("--filter", default="")
+    p.add_argument("--threads", type=int, default=2, help="N, the thread count compared with 1")
+    p.add_argument("--filter", default="", help="run the cases whose name contains this")
     p.add_argument("--seconds", type=float, default=8.0, help="time budget per case")
+    p.add_argument("--reps", type=int, default=200, help="most repetitions per case")
+    p.add_argument("--markdown", action="store_true", help="also print a README-ready table")
     args = p.parse_args()
     print(f"# cores available to {args.threads} threads now: {available_cores(args.threads):.2f}")
-    print(f"{'case':36s} {'1 thr ms':>10s} {f'{args.threads} thr ms':>10s} {'speed-up':>10s}  identical")
+    print(f"# minima and medians (ms) of up to {args.reps} interleaved repetitions; N = {args.threads}")
+    print(HEADER)
     ok = True
+    table: list[tuple[str, list[float]]] = []
     for suite in SUITES if args.suite == "all" else (args.suite,):
         module = importlib.import_module(f"bench_{suite}")
         for case in module.cases():
             if args.filter and args.filter not in case.name:
                 continue
-            line = run_case(case, args.threads, args.seconds)
-            ok = ok and line.endswith("yes")
+            line, same, mins = run_case(case, args.threads, args.reps, args.seconds)
+            ok = ok and same
+            table.append((case.name, mins))
             print(line, flush=True)
+    if args.markdown:
+        n = args.threads
+        print(f"\n| case | ours 1 thread (ms) | ours {n} threads (ms) | speed-up | XLA all cores (ms) | ours/XLA |")
+        print("|---|---:|---:|---:|---:|---:|")
+        for name, (a, b, j) in table:
+            print(f"| {name} | {a:.3f} | {b:.3f} | {a / b:.2f}x | {j:.3f} | {b / j:.2f} |")
     return 0 if ok else 1
 
 

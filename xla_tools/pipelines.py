@@ -82,6 +82,7 @@ def lower_to_llvm(
         else {
             "linalg-reassociate-reductions": {"reassociate": False},
             "linalg-vectorize-reductions": {"reassociate": False},
+            "linalg-split-reductions": {"max_parts": 1},
         }
     )
     run_passes(module, LOWER_TO_LLVM, ctx, timing=timing, options=options)

@@ -182,6 +182,12 @@ def _linalg_to_parallel_loops() -> type[ModulePass]:
     return ConvertLinalgToParallelLoopsPass
 
 
+def _split_reductions() -> type[ModulePass]:
+    from lowering.parallel.split_reductions import LinalgSplitReductionsPass
+
+    return LinalgSplitReductionsPass
+
+
 def _parallel_loops_to_calls() -> type[ModulePass]:
     from lowering.parallel.parallel_loops_to_calls import ConvertParallelLoopsToCallsPass
 
@@ -263,6 +269,7 @@ LOWERING_PASSES: dict[str, PassFactory] = {
     "linalg-vectorize-reductions": _vectorize_reductions,
     "memref-hoist-loop-allocations": _hoist_allocations,
     "linalg-tile-transposes": _tile_transposes,
+    "linalg-split-reductions": _split_reductions,
     "convert-linalg-to-parallel-loops": _linalg_to_parallel_loops,
     "convert-complex-to-standard": _complex_to_standard,
     "arith-emulate-unsupported-floats": _emulate_floats,
@@ -301,6 +308,7 @@ LOWER_TO_LLVM: tuple[str, ...] = (
     "linalg-pack-contractions",
     "linalg-vectorize-contractions",
     "linalg-interchange",
+    "linalg-split-reductions",
     "linalg-reassociate-reductions",
     "linalg-vectorize-reductions",
     "linalg-tile-transposes",

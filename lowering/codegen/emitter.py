@@ -1,8 +1,8 @@
 """A small IR builder for the code generator: index arithmetic, affine expressions,
 counted loops, appended to a block in order.
 
-Constants are created once per emitter and reused; `scf.for` loops are built with
-a body callback that receives a new emitter for the body block.
+Constants are created once per emitter and reused; `scf.for` and `scf.parallel`
+loops are built with a body callback that receives a new emitter for the body block.
 """
 
 from __future__ import annotations
@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -152,6 +152,18 @@ class Emitter:
         loop = scf.ForOp(self._lift(lower), self._lift(upper), self.index(step), list(iter_args), block)
         self.add(loop)
         return loop.results
+
+    def parallel(
+        self, lower: SSAValue | int, upper: SSAValue | int, body: Callable[[Emitter, SSAValue], None]
+    ) -> scf.ParallelOp:
+        """`scf.parallel` from `lower` to `upper` by 1, without reductions; `body(emitter, iv)`
+        emits one iteration (its iterations must be independent)."""
+        block = Block(arg_types=[INDEX])
+        body(Emitter(block=block), block.args[0])
+        block.add_op(scf.ReduceOp())
+        loop = scf.ParallelOp([self._lift(lower)], [self._lift(upper)], [self.index(1)], Region(block))
+        self.add(loop)
+        return loop
 
 
 __all__ = ["INDEX", "Emitter"]

@@ -2,20 +2,30 @@
 
 Takes the contraction on packed operands that `linalg-pack-contractions` emits,
 `C3[b, m, n] += A4[b, m / mr, k, m % mr] * B4[b, n / nr, k, n % nr]` on float
-buffers, and emits, as BLIS/GotoBLAS order their loops:
+buffers, and emits, as BLIS/GotoBLAS order their loops (with the ic/jc loops outermost,
+as BLIS parallelizes them):
 
-    for b, for n1c (nc columns: a kc x nc block of B4 in L3),
-      for pc (kc deep), for m1c (mc rows: an mc x kc block of A4 in L2),
-        for n1 in the block (a kc x nr micro-panel of B4 in L1),
-          for m1 in the block: micro-kernel on the tile (m1, n1)
+    scf.parallel over the parts (b, a block of columns, a block of rows of C3),
+      for pc (kc deep: a kc x nr micro-panel of B4 stays in L1),
+        for n1 in the part's columns,
+          for m1 in the part's rows: micro-kernel on the tile (m1, n1)
+
+A part covers at most one cache block (mc rows, nc columns) and at least
+`PART_ROWS` rows when there are that many; the columns are split too when there
+would be fewer than `PARTS` parts. The parts write disjoint blocks of C3 and only
+read the packed operands, so they are independent: `convert-parallel-loops-to-calls`
+runs them on the thread pool when the contraction is worth it. Each part computes
+its elements exactly as a serial run does, so results do not depend on the
+thread count.
 
 The micro-kernel holds the mr x nr tile of C3 in mr * nr / lanes vector
 registers across its k loop (an `scf.for` carrying them): per k step it loads
 the nr / lanes vectors of B4's row, broadcasts each of A4's mr values and issues
 one `vector.fma` per accumulator; then it stores the tile back. A tile that
 overhangs C3's edge (the last rows or columns when mr or nr does not divide
-them) goes through an mr x nr scratch tile on the stack: its valid part is
-copied in, the same micro-kernel runs, and the valid part is copied back. The
+them) goes through an mr x nr scratch tile on the stack (a `memref.alloca` first
+in the parallel body, so each thread gets its own): its valid part is copied in,
+the same micro-kernel runs, and the valid part is copied back. The
 block sizes and the vector width come from the target (`target.py`).
 
 Summation order: each product is fused with its sum (`fma`: one rounding
@@ -30,7 +40,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, memref, scf, vector
+from xdsl.dialects import arith, memref, scf, vector
 from xdsl.dialects.builtin import (
     BFloat16Type,
     Float32Type,
@@ -208,7 +218,7 @@ def _copy_tile(e: Emitter, rows: SSAValue | int, cols: SSAValue | int, source: S
     e.loop(0, rows, 1, over_rows)
 
 
-def _tile(e: Emitter, pc: PackedContraction, lanes: int, scratch: SSAValue, b: SSAValue, m1: SSAValue,
+def _tile(e: Emitter, pc: PackedContraction, lanes: int, scratch: SSAValue | None, b: SSAValue, m1: SSAValue,
           n1: SSAValue, k_lo: SSAValue | int, k_hi: SSAValue | int) -> None:
     """The micro-kernel on C3's tile (m1, n1): in place when whole, through `scratch` at an edge."""
     row0 = e.muli(m1, pc.mr)
@@ -224,6 +234,7 @@ def _tile(e: Emitter, pc: PackedContraction, lanes: int, scratch: SSAValue, b: S
     if whole_rows == pc.m1 and whole_cols == pc.n1:
         _micro_kernel(e, pc, lanes, b, m1, n1, k_lo, k_hi, pc.c3, in_c3)
         return
+    assert scratch is not None
     then_block, else_block = Block(), Block()
     then_e, else_e = Emitter(block=then_block), Emitter(block=else_block)
     if whole_rows and whole_cols:
@@ -250,52 +261,70 @@ def _tile(e: Emitter, pc: PackedContraction, lanes: int, scratch: SSAValue, b: S
     e.add(scf.IfOp(whole, [], Region(then_block), Region(else_block)))
 
 
-def emit_blocked_loops(e: Emitter, pc: PackedContraction, target: Target, scratch: SSAValue) -> None:
-    """The cache-blocked loop nest around the micro-kernel (see the module docstring)."""
+PART_ROWS = 64
+"""The fewest output rows a parallel part covers: each kc x nr micro-panel of B4
+it loads into L1 is reused by the tiles of this many rows."""
+
+PARTS = 16
+"""Parts wanted when the batch and the row parts give fewer: the columns are then
+split too (a skinny product, 8 x 4096 by 4096 x 4096, has one part of rows)."""
+
+
+def parallel_parts(pc: PackedContraction, mb: int, nb: int) -> tuple[int, int]:
+    """(pm, pn): the register tiles of rows and of columns one parallel part covers,
+    at most one cache block (mb x nb tiles) each."""
+    pm = min(pc.m1, mb, max(1, -(-PART_ROWS // pc.mr)))
+    wanted = -(-PARTS // (pc.batch * -(-pc.m1 // pm)))
+    pn = min(nb, pc.n1 if wanted <= 1 else -(-pc.n1 // wanted))
+    return pm, pn
+
+
+def emit_blocked_loops(e: Emitter, pc: PackedContraction, target: Target) -> scf.ParallelOp:
+    """The loop nest around the micro-kernel (see the module docstring)."""
     bits = pc.element.bitwidth  # pyright: ignore[reportAttributeAccessIssue]
     lanes = target.lanes(bits)
     kc, mc, nc = target.cache_blocks(bits)
     mb = max(1, mc // pc.mr)
     nb = max(1, nc // pc.nr)
     kc = min(kc, pc.k)
+    pm, pn = parallel_parts(pc, mb, nb)
+    m_parts, n_parts = -(-pc.m1 // pm), -(-pc.n1 // pn)
+    edges = pc.m % pc.mr != 0 or pc.n % pc.nr != 0
 
-    def upper(body: Emitter, start: SSAValue, block: int, total: int) -> SSAValue | int:
-        return total if block >= total else body.minui(body.addi(start, block), total)
+    def upper(body: Emitter, start: SSAValue | int, block: int, total: int) -> SSAValue | int:
+        if block >= total:
+            return total
+        end = body.addi(start, block)
+        return end if total % block == 0 else body.minui(end, total)
 
-    def over_b(eb: Emitter, b: SSAValue, _: Sequence[SSAValue]) -> list[SSAValue]:
-        def over_n1c(en: Emitter, n1c: SSAValue, _: Sequence[SSAValue]) -> list[SSAValue]:
-            def over_pc(ep: Emitter, k0: SSAValue, _: Sequence[SSAValue]) -> list[SSAValue]:
-                k_hi = upper(ep, k0, kc, pc.k)
+    def part(ep: Emitter, t: SSAValue) -> None:
+        scratch: SSAValue | None = None
+        if edges:  # first in the body: one per thread once outlined
+            scratch = ep.value(memref.AllocaOp.get(pc.element, 64, [pc.mr, pc.nr]))
+        b, jp, ip = ep.delinearize(t, [pc.batch, n_parts, m_parts])
+        m_lo = ep.muli(ip, pm)
+        n_lo = ep.muli(jp, pn)
+        m_hi = upper(ep, m_lo, pm, pc.m1)
+        n_hi = upper(ep, n_lo, pn, pc.n1)
+        b_index = ep.materialize(b)
 
-                def over_m1c(em: Emitter, m1c: SSAValue, _: Sequence[SSAValue]) -> list[SSAValue]:
-                    def over_n1(ej: Emitter, n1: SSAValue, _: Sequence[SSAValue]) -> list[SSAValue]:
-                        def over_m1(ei: Emitter, m1: SSAValue, _: Sequence[SSAValue]) -> list[SSAValue]:
-                            _tile(ei, pc, lanes, scratch, b, m1, n1, k0, k_hi)
-                            return []
+        def over_pc(ek: Emitter, k0: SSAValue, _: Sequence[SSAValue]) -> list[SSAValue]:
+            k_hi = upper(ek, k0, kc, pc.k)
 
-                        ej.loop(m1c, upper(ej, m1c, mb, pc.m1), 1, over_m1)
-                        return []
-
-                    em.loop(n1c, upper(em, n1c, nb, pc.n1), 1, over_n1)
+            def over_n1(ej: Emitter, n1: SSAValue, _: Sequence[SSAValue]) -> list[SSAValue]:
+                def over_m1(ei: Emitter, m1: SSAValue, _: Sequence[SSAValue]) -> list[SSAValue]:
+                    _tile(ei, pc, lanes, scratch, b_index, m1, n1, k0, k_hi)
                     return []
 
-                ep.loop(0, pc.m1, mb, over_m1c)
+                ej.loop(m_lo, m_hi, 1, over_m1)
                 return []
 
-            en.loop(0, pc.k, kc, over_pc)
+            ek.loop(n_lo, n_hi, 1, over_n1)
             return []
 
-        eb.loop(0, pc.n1, nb, over_n1c)
-        return []
+        ep.loop(0, pc.k, kc, over_pc)
 
-    e.loop(0, pc.batch, 1, over_b)
-
-
-def _function_entry(op: GenericOp) -> Block | None:
-    parent = op.parent_op()
-    while parent is not None and not isinstance(parent, func.FuncOp):
-        parent = parent.parent_op()
-    return parent.body.block if parent is not None else None
+    return e.parallel(0, pc.batch * n_parts * m_parts, part)
 
 
 @dataclass(frozen=True)
@@ -311,16 +340,13 @@ class LinalgVectorizeContractionsPass(ModulePass):
         target = get_target(self.target)
         for generic in [o for o in op.walk() if isinstance(o, GenericOp)]:
             pc = match_packed_contraction(generic)
-            entry = _function_entry(generic)
-            if pc is None or entry is None:
+            if pc is None:
                 continue
             lanes = target.lanes(pc.element.bitwidth)  # pyright: ignore[reportAttributeAccessIssue]
             if pc.nr % lanes:
                 continue
-            scratch = memref.AllocaOp.get(pc.element, 64, [pc.mr, pc.nr])
-            Rewriter.insert_op(scratch, InsertPoint.at_start(entry))
             e = Emitter()
-            emit_blocked_loops(e, pc, target, scratch.memref)
+            emit_blocked_loops(e, pc, target)
             Rewriter.insert_op(e.ops, InsertPoint.before(generic))
             Rewriter.erase_op(generic)
 

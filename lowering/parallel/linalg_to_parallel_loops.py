@@ -23,6 +23,13 @@ A generic qualifies when, with `d` its outermost dimension of extent > 1:
 Reduction dimensions inside the parallel loop stay sequential, in their order,
 so each result element is computed exactly as before, whatever the number of
 threads.
+
+It also makes parallel the loops over blocks of rows that `linalg-fuse-reductions`
+builds (`scf.for ... {fusion = "rows(B): ..."}`: softmax, layer norm) when,
+after bufferization, their iterations are independent: the loop carries no
+values, calls nothing, and every buffer its body writes (generic outputs,
+stores, copies) is either allocated in the body or a subview at the loop's index
+no taller than its step (the iteration's own block of rows).
 """
 
 from __future__ import annotations
@@ -30,11 +37,18 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import func, memref, scf
-from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.dialects import arith, func, memref, scf
+from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
+    DenseArrayBase,
+    IntegerAttr,
+    MemRefType,
+    ModuleOp,
+    StringAttr,
+)
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import GenericOp
-from xdsl.ir import Block, Operation, Region
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineDimExpr
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
@@ -123,6 +137,67 @@ class GenericToParallelLoops(RewritePattern):
             _to_parallel(loop, rewriter)
 
 
+_VIEWS = (memref.SubviewOp, memref.ReinterpretCastOp, memref.ExpandShapeOp, memref.CollapseShapeOp, memref.CastOp)
+
+
+def _own_block(buffer: SSAValue, loop: scf.ForOp) -> bool:
+    """Whether `buffer` is private to one iteration of `loop`: allocated in its body,
+    or (a view of) a subview at the loop's index, no taller than its step."""
+    iv = loop.body.block.args[0]
+    step = loop.step.owner
+    if not isinstance(step, arith.ConstantOp) or not isinstance(step.value, IntegerAttr):
+        return False
+    value = buffer
+    while True:
+        owner = value.owner
+        if isinstance(owner, (memref.AllocOp, memref.AllocaOp)):
+            return loop.is_ancestor(owner)
+        if isinstance(owner, memref.SubviewOp) and iv in owner.offsets:
+            dim = _dynamic_dims(owner.static_offsets)[list(owner.offsets).index(iv)]
+            size = owner.static_sizes.get_values()[dim]
+            return 0 < size <= step.value.value.data
+        if not isinstance(owner, _VIEWS):
+            return False
+        value = owner.operands[0]
+
+
+def _dynamic_dims(static: DenseArrayBase) -> list[int]:
+    """The dimensions whose entry in a subview's static offsets is dynamic."""
+    return [d for d, v in enumerate(static.get_values()) if v == DYNAMIC_INDEX]
+
+
+def independent_row_blocks(loop: scf.ForOp) -> bool:
+    """Whether the iterations of a row-fusion loop touch disjoint data (see the module docstring)."""
+    if loop.iter_args or loop.results:
+        return False
+    for inner in loop.body.walk():
+        if isinstance(inner, func.CallOp) or inner.name == "llvm.call":
+            return False
+        if isinstance(inner, GenericOp):
+            written = list(inner.outputs)
+        elif isinstance(inner, memref.StoreOp):
+            written = [inner.memref]
+        elif isinstance(inner, memref.CopyOp):
+            written = [inner.destination]
+        else:
+            continue
+        if not all(_own_block(w, loop) for w in written):
+            return False
+    return True
+
+
+class RowBlocksToParallel(RewritePattern):
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: scf.ForOp, rewriter: PatternRewriter, /) -> None:
+        fusion = op.attributes.get("fusion")
+        if not isinstance(fusion, StringAttr) or not fusion.data.startswith("rows"):
+            return
+        if not isinstance(op.parent_op(), func.FuncOp) or not independent_row_blocks(op):
+            return
+        parallel = _to_parallel(op, rewriter)
+        parallel.attributes["fusion"] = fusion
+
+
 @dataclass(frozen=True)
 class ConvertLinalgToParallelLoopsPass(ModulePass):
     """The generics with a parallel outer loop → loop nests under an `scf.parallel`."""
@@ -130,7 +205,14 @@ class ConvertLinalgToParallelLoopsPass(ModulePass):
     name = "convert-linalg-to-parallel-loops"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        PatternRewriteWalker(RowBlocksToParallel(), apply_recursively=False).rewrite_module(op)
         PatternRewriteWalker(GenericToParallelLoops(), apply_recursively=False).rewrite_module(op)
 
 
-__all__ = ["ConvertLinalgToParallelLoopsPass", "GenericToParallelLoops", "parallel_dimension"]
+__all__ = [
+    "ConvertLinalgToParallelLoopsPass",
+    "GenericToParallelLoops",
+    "RowBlocksToParallel",
+    "independent_row_blocks",
+    "parallel_dimension",
+]

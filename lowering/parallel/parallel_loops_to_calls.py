@@ -21,9 +21,9 @@ before `lower-scf-to-cf`; afterwards no `scf.parallel` is left. For each
   serially when `n < 2 * grain` or with one thread.
 * Outlining. The body becomes `@<fn>__parallel<k>_body(captures..., %lo: index,
   %hi: index)` (internal) running an `scf.for` over the iterations [lo, hi) of
-  the original loop (a static `memref.alloca` at the top of the loop's body, a
-  scratch buffer, is made once per chunk, before that loop: each thread has its
-  own); memref captures whose buffers are `llvm.noalias` arguments
+  the original loop (a static `memref.alloca` in the loop's body, a scratch
+  buffer, is made once per chunk, before that loop: each thread has its own; in a
+  loop that stays serial it moves to the function's entry); memref captures whose buffers are `llvm.noalias` arguments
   or allocations of the function, and distinct from each other, keep
   `llvm.noalias`, so LLVM optimizes the body as it did the loop. Constants are
   re-created in the body rather than captured. A trampoline `@<fn>__parallel<k>(%ctx:
@@ -155,7 +155,7 @@ def _lower(value: SSAValue, depth: int = 0) -> int | None:
 
 def estimated_trip_count(lower: SSAValue, upper: SSAValue, step: SSAValue) -> int | None:
     """The trip count when static, else a bound of it when evident: a tile loop
-    `lb to min(lb + c, x)` runs at most `c / step` times, and bounds derived from
+    `lb to lb + c` or `lb to min(lb + c, x)` runs at most `c / step` times, and bounds derived from
     enclosing loops and constants bound the others."""
     exact = trip_count(lower, upper, step)
     if exact is not None:
@@ -164,6 +164,10 @@ def estimated_trip_count(lower: SSAValue, upper: SSAValue, step: SSAValue) -> in
     if st is None or st <= 0:
         return None
     owner = upper.owner
+    if isinstance(owner, arith.AddiOp) and lower in owner.operands:  # lb to lb + c
+        c = static_index(owner.rhs if owner.lhs is lower else owner.lhs)
+        if c is not None:
+            return max(0, -(-c // st))
     if isinstance(owner, (arith.MinUIOp, arith.MinSIOp)):
         for operand in owner.operands:
             add = operand.owner
@@ -258,11 +262,32 @@ def _check_no_reductions(op: scf.ParallelOp) -> None:
 
 
 def serialize(op: scf.ParallelOp) -> Operation:
-    """Replace `op` by the equivalent `scf.for` nest."""
+    """Replace `op` by the equivalent `scf.for` nest; its per-iteration scratch buffers
+    (static `memref.alloca`s) move out of the loop (`hoist_scratch`)."""
     _check_no_reductions(op)
     outer, _ = _for_nest(list(op.lowerBound), list(op.upperBound), list(op.step), op.body.block)
     Rewriter.replace_op(op, outer, [])
+    hoist_scratch(outer)
     return outer
+
+
+def hoist_scratch(op: Operation) -> None:
+    """Move each static `memref.alloca` inside `op` to the start of the nearest
+    enclosing `scf.parallel` body or function: an alloca in a loop would take
+    stack space on every iteration, and a parallel body's is its thread's own."""
+    for alloca in [o for o in op.walk() if isinstance(o, memref.AllocaOp) and not o.operands]:
+        block = alloca.parent_block()
+        while block is not None:
+            parent = block.parent_op()
+            if parent is None or isinstance(parent, (scf.ParallelOp, func.FuncOp)):
+                break
+            block = parent.parent_block()
+        if block is None or alloca.parent_block() is block:
+            continue
+        alloca.detach()
+        first = block.first_op
+        assert first is not None  # the block holds the op `alloca` was nested in
+        block.insert_op_before(alloca, first)
 
 
 def _single_dimension(op: scf.ParallelOp) -> scf.ParallelOp:
@@ -460,10 +485,9 @@ class _Outliner:
         block.add_op(func.ReturnOp())
         _move_body(op.body.block, loop_block, [loop_block.args[0]])
         loop_block.add_op(scf.YieldOp())
-        for inner in list(loop_block.ops):  # scratch buffers: one per chunk, not per iteration
-            if isinstance(inner, memref.AllocaOp) and not inner.operands:
-                inner.detach()
-                block.insert_op_before(inner, loop)
+        for inner in [o for o in loop.walk() if isinstance(o, memref.AllocaOp) and not o.operands]:
+            inner.detach()  # scratch buffers: one per chunk (per thread), not per iteration
+            block.insert_op_before(inner, loop)
         for inner in loop.walk():
             if any(o in mapping for o in inner.operands):
                 inner.operands = [value(o) for o in inner.operands]
@@ -605,6 +629,7 @@ __all__ = [
     "ConvertParallelLoopsToCallsPass",
     "block_work",
     "estimated_trip_count",
+    "hoist_scratch",
     "op_work",
     "outermost_parallel_loops",
     "serialize",

@@ -12,6 +12,7 @@ import os
 import subprocess
 import sys
 import threading
+from collections.abc import Callable
 from pathlib import Path
 
 import numpy as np
@@ -36,6 +37,19 @@ func.func @main(%a: tensor<512x1024xf32>, %b: tensor<512x1024xf32>) -> tensor<51
 }
 """
 
+TRANSCENDENTAL = """
+func.func @main(%a: tensor<1048576xf32>, %b: tensor<1048576xf32>) -> tensor<1048576xf32> {
+  %0 = xla.sine %a : tensor<1048576xf32>
+  %1 = xla.abs %b : tensor<1048576xf32>
+  %2 = xla.log_plus_one %1 : tensor<1048576xf32>
+  %3 = xla.multiply %0, %2 : tensor<1048576xf32>
+  %4 = xla.exponential %3 : tensor<1048576xf32>
+  %5 = xla.tanh %a : tensor<1048576xf32>
+  %6 = xla.add %4, %5 : tensor<1048576xf32>
+  func.return %6 : tensor<1048576xf32>
+}
+"""
+
 REDUCTIONS = """
 func.func @main(%a: tensor<2048x1024xf32>) -> (tensor<2048xf32>, tensor<1024xf32>) {
   %z = xla.constant dense<0.0> : tensor<f32>
@@ -46,10 +60,50 @@ func.func @main(%a: tensor<2048x1024xf32>) -> (tensor<2048xf32>, tensor<1024xf32
 }
 """
 
+FULL_REDUCTIONS = """
+func.func @main(%a: tensor<4194304xf32>, %b: tensor<4x1048576xf32>) -> (tensor<f32>, tensor<f32>, tensor<4xf32>) {
+  %z = xla.constant dense<0.0> : tensor<f32>
+  %ninf = xla.constant dense<0xFF800000> : tensor<f32>
+  %s = xla.reduce(%a init: %z) applies xla.add across dimensions = [0] : (tensor<4194304xf32>, tensor<f32>) -> tensor<f32>
+  %m = xla.reduce(%a init: %ninf) applies xla.maximum across dimensions = [0] : (tensor<4194304xf32>, tensor<f32>) -> tensor<f32>
+  %r = xla.reduce(%b init: %z) applies xla.add across dimensions = [1] : (tensor<4x1048576xf32>, tensor<f32>) -> tensor<4xf32>
+  func.return %s, %m, %r : tensor<f32>, tensor<f32>, tensor<4xf32>
+}
+"""
+
+SOFTMAX = """
+func.func @main(%x: tensor<1024x1024xf32>) -> tensor<1024x1024xf32> {
+  %ninf = xla.constant dense<0xFF800000> : tensor<f32>
+  %z = xla.constant dense<0.0> : tensor<f32>
+  %m = xla.reduce(%x init: %ninf) applies xla.maximum across dimensions = [1] : (tensor<1024x1024xf32>, tensor<f32>) -> tensor<1024xf32>
+  %mb = xla.broadcast_in_dim %m, dims = [0] : (tensor<1024xf32>) -> tensor<1024x1024xf32>
+  %d = xla.subtract %x, %mb : tensor<1024x1024xf32>
+  %e = xla.exponential %d : tensor<1024x1024xf32>
+  %s = xla.reduce(%e init: %z) applies xla.add across dimensions = [1] : (tensor<1024x1024xf32>, tensor<f32>) -> tensor<1024xf32>
+  %sb = xla.broadcast_in_dim %s, dims = [0] : (tensor<1024xf32>) -> tensor<1024x1024xf32>
+  %r = xla.divide %e, %sb : tensor<1024x1024xf32>
+  func.return %r : tensor<1024x1024xf32>
+}
+"""
+
 CONTRACTION = """
 func.func @main(%a: tensor<384x256xf32>, %b: tensor<256x320xf32>) -> tensor<384x320xf32> {
   %0 = xla.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<384x256xf32>, tensor<256x320xf32>) -> tensor<384x320xf32>
   func.return %0 : tensor<384x320xf32>
+}
+"""
+
+EDGES = """
+func.func @main(%a: tensor<203x300xf32>, %b: tensor<300x157xf32>) -> tensor<203x157xf32> {
+  %0 = xla.dot_general %a, %b, contracting_dims = [1] x [0] : (tensor<203x300xf32>, tensor<300x157xf32>) -> tensor<203x157xf32>
+  func.return %0 : tensor<203x157xf32>
+}
+"""
+
+BATCHED = """
+func.func @main(%a: tensor<8x96x128xf32>, %b: tensor<8x128x160xf32>) -> tensor<8x96x160xf32> {
+  %0 = xla.dot_general %a, %b, batching_dims = [0] x [0], contracting_dims = [2] x [1] : (tensor<8x96x128xf32>, tensor<8x128x160xf32>) -> tensor<8x96x160xf32>
+  func.return %0 : tensor<8x96x160xf32>
 }
 """
 
@@ -68,6 +122,38 @@ func.func @main(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
 """
 
 
+def _f64(x: np.ndarray) -> np.ndarray:
+    return x.astype(np.float64)
+
+
+def _softmax(x: np.ndarray) -> np.ndarray:
+    e = np.exp(_f64(x) - _f64(x).max(1, keepdims=True))
+    return e / e.sum(1, keepdims=True)
+
+
+def _conv(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    windows = np.lib.stride_tricks.sliding_window_view(_f64(x), (3, 3), axis=(1, 2))  # b, oh, ow, c, kh, kw
+    return np.einsum("bhwcyx,yxco->bhwo", windows, _f64(w))
+
+
+# name -> (program, NumPy reference of its results from its inputs, relative tolerance)
+CASES: dict[str, tuple[str, Callable[..., tuple[np.ndarray, ...]], float]] = {
+    "elementwise": (ELEMENTWISE, lambda a, b: (np.exp(_f64(a)) * np.tanh(_f64(b)) + a,), 1e-5),
+    "transcendental": (
+        TRANSCENDENTAL,
+        lambda a, b: (np.exp(np.sin(_f64(a)) * np.log1p(np.abs(_f64(b)))) + np.tanh(_f64(a)),),
+        1e-5,
+    ),
+    "reductions": (REDUCTIONS, lambda a: (np.exp(_f64(a)).sum(1), _f64(a).sum(0)), 1e-4),
+    "full_reductions": (FULL_REDUCTIONS, lambda a, b: (_f64(a).sum(), _f64(a).max(), _f64(b).sum(1)), 1e-4),
+    "softmax": (SOFTMAX, lambda x: (_softmax(x),), 1e-5),
+    "contraction": (CONTRACTION, lambda a, b: (_f64(a) @ _f64(b),), 1e-4),
+    "edges": (EDGES, lambda a, b: (_f64(a) @ _f64(b),), 1e-4),
+    "batched": (BATCHED, lambda a, b: (_f64(a) @ _f64(b),), 1e-4),
+    "convolution": (CONVOLUTION, lambda x, w: (_conv(x, w),), 1e-4),
+}
+
+
 def _lowered(text: str) -> str:
     module = parse_module(text, "<test>", make_context())
     lower_to_llvm(module)
@@ -75,11 +161,12 @@ def _lowered(text: str) -> str:
 
 
 def _inputs(text: str, seed: int = 0) -> list[np.ndarray]:
+    """Standard normal inputs; uniform [0, 1) ones for the full reductions (sums far from 0)."""
     rng = np.random.default_rng(seed)
     f = compile(text, threads=1)
-    shapes = []
-    for t in f.input_types:
-        shapes.append(tuple(int(d) for d in t.get_shape()))  # type: ignore[attr-defined]
+    shapes = [tuple(int(d) for d in t.get_shape()) for t in f.input_types]  # type: ignore[attr-defined]
+    if text is FULL_REDUCTIONS:
+        return [rng.random(s, dtype=np.float32) for s in shapes]
     return [rng.standard_normal(s).astype(np.float32) for s in shapes]
 
 
@@ -128,38 +215,48 @@ def test_threads_argument_is_checked() -> None:
 # ---------------------------------------------------------------------------
 
 
-def test_large_loops_call_the_pool_and_small_ones_do_not() -> None:
-    assert "@__xla_parallel_for" in _lowered(ELEMENTWISE)
-    assert "@__xla_parallel_for" in _lowered(REDUCTIONS)
-    assert "@__xla_parallel_for" in _lowered(CONVOLUTION)
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_large_programs_call_the_pool(name: str) -> None:
+    assert "@__xla_parallel_for" in _lowered(CASES[name][0])
+
+
+def test_small_programs_do_not_call_the_pool() -> None:
     assert "__xla_parallel_for" not in _lowered(SMALL)
 
 
-@pytest.mark.parametrize(
-    "text", [ELEMENTWISE, REDUCTIONS, CONTRACTION, CONVOLUTION], ids=["elementwise", "reductions", "contraction", "convolution"]
-)
-def test_results_are_identical_for_every_thread_count(text: str) -> None:
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_results_are_identical_for_every_thread_count(name: str) -> None:
+    text = CASES[name][0]
     args = _inputs(text)
     reference = _results(text, args, threads=1)
     for threads in (2, 3, 4):
-        for got, want in zip(_results(text, args, threads), reference):
+        for got, want in zip(_results(text, args, threads), reference, strict=True):
             assert got.tobytes() == want.tobytes(), f"threads={threads}"
 
 
-def test_results_are_right() -> None:
-    a, b = _inputs(ELEMENTWISE)
-    got = compile(ELEMENTWISE, threads=2)(a, b)
-    np.testing.assert_allclose(got, np.exp(a) * np.tanh(b) + a, rtol=2e-6, atol=1e-6)
-    (x,) = _inputs(REDUCTIONS)
-    rows, cols = compile(REDUCTIONS, threads=2)(x)
-    np.testing.assert_allclose(rows, np.exp(x.astype(np.float64)).sum(1), rtol=1e-4)
-    np.testing.assert_allclose(cols, x.astype(np.float64).sum(0), rtol=1e-3, atol=1e-3)
+@pytest.mark.parametrize("name", sorted(CASES))
+def test_results_are_right(name: str) -> None:
+    text, reference, rtol = CASES[name]
+    args = _inputs(text)
+    for got, want in zip(_results(text, args, threads=2), reference(*args), strict=True):
+        np.testing.assert_allclose(got, want, rtol=rtol, atol=rtol * float(np.max(np.abs(want))))
 
 
-def test_one_executable_called_from_several_threads() -> None:
-    f = compile(ELEMENTWISE, threads=2)
-    inputs = [_inputs(ELEMENTWISE, seed) for seed in range(4)]
-    expected = [compile(ELEMENTWISE, threads=1)(*args) for args in inputs]
+def test_reassociate_false_keeps_the_sequential_order() -> None:
+    """Without reassociation a full reduction is not split: the sum is the sequential one, bit for bit."""
+    (a, _) = _inputs(FULL_REDUCTIONS)
+    args = [a, np.zeros((4, 1 << 20), np.float32)]
+    total = compile(FULL_REDUCTIONS, threads=2, reassociate=False)(*args)[0]
+    assert total.tobytes() == np.cumsum(a, dtype=np.float32)[-1].tobytes()
+
+
+@pytest.mark.parametrize("name", ["elementwise", "edges", "softmax"])
+def test_one_executable_called_from_several_threads(name: str) -> None:
+    """Callers share the pool, and each part of a contraction its own edge scratch."""
+    text = CASES[name][0]
+    f = compile(text, threads=2)
+    inputs = [_inputs(text, seed) for seed in range(4)]
+    expected = [compile(text, threads=1)(*args) for args in inputs]
     failures: list[str] = []
 
     def run(k: int) -> None:

@@ -90,3 +90,80 @@ func.func @not_parallel(%a: memref<64x32xf32>, %col: memref<32xf32>, %sq: memref
   }
   func.return
 }
+
+// -----
+
+// A loop over blocks of 2 rows made by linalg-fuse-reductions: each iteration
+// writes only a buffer it allocates and the subview of %out at its own rows, so
+// the loop becomes an scf.parallel (keeping its fusion note).
+// CHECK-LABEL: func.func @row_blocks
+// CHECK:         "scf.parallel"(%{{.*}}, %{{.*}}, %{{.*}}) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+// CHECK-NEXT:    ^{{.*}}(%[[I:.*]]: index):
+// CHECK-NEXT:      %[[X:.*]] = memref.subview %a[%[[I]], 0] [2, 16] [1, 1]
+// CHECK-NEXT:      %[[T:.*]] = memref.alloc() : memref<2xf32>
+// CHECK:           %[[O:.*]] = memref.subview %out[%[[I]], 0] [2, 16] [1, 1]
+// CHECK:           memref.dealloc %[[T]] : memref<2xf32>
+// CHECK:           scf.reduce
+// CHECK-NEXT:    }) {fusion = "rows(2): reduce, map"} : (index, index, index) -> ()
+func.func @row_blocks(%a: memref<8x16xf32>, %out: memref<8x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  scf.for %i = %c0 to %c8 step %c2 {
+    %x = memref.subview %a[%i, 0] [2, 16] [1, 1] : memref<8x16xf32> to memref<2x16xf32, strided<[16, 1], offset: ?>>
+    %t = memref.alloc() : memref<2xf32>
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%x : memref<2x16xf32, strided<[16, 1], offset: ?>>) outs(%t : memref<2xf32>) {
+    ^bb0(%v: f32, %acc: f32):
+      %s = arith.addf %acc, %v : f32
+      linalg.yield %s : f32
+    }
+    %o = memref.subview %out[%i, 0] [2, 16] [1, 1] : memref<8x16xf32> to memref<2x16xf32, strided<[16, 1], offset: ?>>
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x, %t : memref<2x16xf32, strided<[16, 1], offset: ?>>, memref<2xf32>) outs(%o : memref<2x16xf32, strided<[16, 1], offset: ?>>) {
+    ^bb0(%v: f32, %s: f32, %r: f32):
+      %d = arith.divf %v, %s : f32
+      linalg.yield %d : f32
+    }
+    memref.dealloc %t : memref<2xf32>
+  } {fusion = "rows(2): reduce, map"}
+  func.return
+}
+
+// -----
+
+// The same loop writing all of %out in each iteration (not its own rows), or
+// with rows taller than its step, stays an scf.for.
+// CHECK-LABEL: func.func @row_blocks_shared
+// CHECK:         scf.for
+// CHECK:         } {fusion = "rows(2): map"}
+func.func @row_blocks_shared(%a: memref<8x16xf32>, %out: memref<8x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  scf.for %i = %c0 to %c8 step %c2 {
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%a : memref<8x16xf32>) outs(%out : memref<8x16xf32>) {
+    ^bb0(%v: f32, %r: f32):
+      linalg.yield %v : f32
+    }
+  } {fusion = "rows(2): map"}
+  func.return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @row_blocks_overlap
+// CHECK:         scf.for
+// CHECK:         } {fusion = "rows(2): map"}
+func.func @row_blocks_overlap(%a: memref<9x16xf32>, %out: memref<9x16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c2 = arith.constant 2 : index
+  %c8 = arith.constant 8 : index
+  scf.for %i = %c0 to %c8 step %c2 {
+    %x = memref.subview %a[%i, 0] [3, 16] [1, 1] : memref<9x16xf32> to memref<3x16xf32, strided<[16, 1], offset: ?>>
+    %o = memref.subview %out[%i, 0] [3, 16] [1, 1] : memref<9x16xf32> to memref<3x16xf32, strided<[16, 1], offset: ?>>
+    linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%x : memref<3x16xf32, strided<[16, 1], offset: ?>>) outs(%o : memref<3x16xf32, strided<[16, 1], offset: ?>>) {
+    ^bb0(%v: f32, %r: f32):
+      linalg.yield %v : f32
+    }
+  } {fusion = "rows(2): map"}
+  func.return
+}

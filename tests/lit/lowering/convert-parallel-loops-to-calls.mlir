@@ -140,6 +140,14 @@ func.func @host_call() {
 // CHECK-NEXT:    scf.for %{{.*}} = %lo to %hi step
 // CHECK-NOT:       memref.alloca
 // CHECK:           memref.store %{{.*}}, %[[T]]
+
+// Kept serial (the default cost model), the loop leaves it at the function's
+// entry: an alloca in a loop would take stack space on every iteration.
+// SMALL-LABEL: func.func @scratch
+// SMALL-NEXT:    %[[T:.*]] = memref.alloca() : memref<4xf32>
+// SMALL:         scf.for
+// SMALL-NOT:       memref.alloca
+// SMALL:           memref.store %{{.*}}, %[[T]]
 func.func @scratch(%out: memref<256x4xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index

@@ -1,16 +1,19 @@
 // RUN: xla-opt %s --split-input-file -p "linalg-vectorize-contractions{target=avx512}" | FileCheck %s
 
 // Whole tiles only (M = 8 = 2 x 4 rows, N = 32 = one 32-column tile, K = 8):
-// the loop nest b, n1 block, k block, m1 block, n1, m1 around the micro-kernel,
-// which loads the 4 x 2 accumulator vectors of C, runs k carrying them, and
-// per k loads B's row (2 vectors), broadcasts each of A's 4 values and issues 8 fmas.
+// one parallel part (b, column block, row block), in it the loops k block, n1, m1
+// around the micro-kernel, which loads the 4 x 2 accumulator vectors of C, runs k
+// carrying them, and per k loads B's row (2 vectors), broadcasts each of A's 4
+// values and issues 8 fmas. No edge: no scratch tile.
 // CHECK-LABEL: func.func @whole_tiles
-// CHECK:       scf.for %[[B:.*]] = %{{.*}} to %{{.*}} step
-// CHECK:         scf.for %[[N1C:.*]] = %{{.*}} to %{{.*}} step
+// CHECK-NOT:     memref.alloca
+// CHECK:         %[[ONE:.*]] = arith.constant 1 : index
+// CHECK-NEXT:    "scf.parallel"(%{{.*}}, %[[ONE]], %[[ONE]]) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+// CHECK-NEXT:    ^{{.*}}(%[[B:.*]]: index):
+// CHECK-NOT:       memref.alloca
 // CHECK:           scf.for %[[K0:.*]] = %{{.*}} to %{{.*}} step
-// CHECK:             scf.for %[[M1C:.*]] = %{{.*}} to %{{.*}} step
-// CHECK:               scf.for %[[N1:.*]] = %[[N1C]] to %{{.*}} step
-// CHECK:                 scf.for %[[M1:.*]] = %[[M1C]] to %{{.*}} step
+// CHECK:             scf.for %[[N1:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:               scf.for %[[M1:.*]] = %{{.*}} to %{{.*}} step
 // CHECK-NOT:               scf.if
 // CHECK-COUNT-8:           vector.load %c[{{.*}}] : memref<1x8x32xf32>, vector<16xf32>
 // CHECK:                   %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} = scf.for %[[K:.*]] = %[[K0]] to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
@@ -22,6 +25,7 @@
 // CHECK-COUNT-6:             vector.fma
 // CHECK:                     scf.yield
 // CHECK-COUNT-8:           vector.store %{{.*}}, %c[{{.*}}] : memref<1x8x32xf32>, vector<16xf32>
+// CHECK:           scf.reduce
 // CHECK-NOT:   linalg.generic
 func.func @whole_tiles(%a4: memref<1x2x8x4xf32>, %b4: memref<1x1x8x32xf32>, %c: memref<1x8x32xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, (d1 floordiv 4), d3, (d1 mod 4))>, affine_map<(d0, d1, d2, d3) -> (d0, (d2 floordiv 32), d3, (d2 mod 32))>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a4, %b4 : memref<1x2x8x4xf32>, memref<1x1x8x32xf32>) outs(%c : memref<1x8x32xf32>) {
@@ -37,9 +41,14 @@ func.func @whole_tiles(%a4: memref<1x2x8x4xf32>, %b4: memref<1x1x8x32xf32>, %c: 
 
 // M = 7 rows (the second 4-row tile overhangs) and N = 40 columns (the second
 // 32-column tile overhangs): whole tiles are updated in place, the others
-// through the 4 x 32 scratch tile, copied in and out over their valid part.
+// through the 4 x 32 scratch tile, copied in and out over their valid part. The
+// scratch is allocated first in the parallel body: each thread has its own. The
+// two 32-column tiles are two parts (fewer than 16 parts of rows: columns split).
 // CHECK-LABEL: func.func @edges
-// CHECK-NEXT:    %[[T:.*]] = memref.alloca() {alignment = 64 : i64} : memref<4x32xf32>
+// CHECK:         %[[TWO:.*]] = arith.constant 2 : index
+// CHECK:         "scf.parallel"(%{{.*}}, %[[TWO]], %{{.*}})
+// CHECK-NEXT:    ^{{.*}}(%{{.*}}: index):
+// CHECK-NEXT:      %[[T:.*]] = memref.alloca() {alignment = 64 : i64} : memref<4x32xf32>
 // CHECK:         %[[ROW:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : index
 // CHECK:         %[[COL:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : index
 // CHECK-NEXT:    %[[WHOLE:.*]] = arith.andi %[[ROW]], %[[COL]] : i1
@@ -98,6 +107,35 @@ func.func @integers_kept(%a4: memref<1x2x8x4xi32>, %b4: memref<1x1x8x32xi32>, %c
     %p = arith.muli %x, %y : i32
     %s = arith.addi %acc, %p : i32
     linalg.yield %s : i32
+  }
+  func.return
+}
+
+// -----
+
+// Batch 2, M = 128 rows: parts of 64 rows (16 tiles of 4), 2 per batch element,
+// so 4 parts; the part number t gives the row part t mod 2 and the batch t / 2,
+// and the part's tiles are rows [16 (t mod 2), 16 (t mod 2) + 16).
+// CHECK-LABEL: func.func @parts
+// CHECK:         %[[FOUR:.*]] = arith.constant 4 : index
+// CHECK:         "scf.parallel"(%{{.*}}, %[[FOUR]], %{{.*}})
+// CHECK-NEXT:    ^{{.*}}(%[[T:.*]]: index):
+// CHECK-NEXT:      %[[C2:.*]] = arith.constant 2 : index
+// CHECK-NEXT:      %[[IP:.*]] = arith.remui %[[T]], %[[C2]] : index
+// CHECK-NEXT:      %[[B:.*]] = arith.divui %[[T]], %[[C2]] : index
+// CHECK-NEXT:      %[[C16:.*]] = arith.constant 16 : index
+// CHECK-NEXT:      %[[LO:.*]] = arith.muli %[[IP]], %[[C16]] : index
+// CHECK-NEXT:      %[[HI:.*]] = arith.addi %[[LO]], %[[C16]] : index
+// CHECK:           scf.for %[[K0:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:             scf.for %[[N1:.*]] = %{{.*}} to %{{.*}} step
+// CHECK:               scf.for %[[M1:.*]] = %[[LO]] to %[[HI]] step
+// CHECK:                 vector.load %c[%[[B]], %{{.*}}, %{{.*}}] : memref<2x128x32xf32>, vector<16xf32>
+func.func @parts(%a4: memref<2x32x8x4xf32>, %b4: memref<2x1x8x32xf32>, %c: memref<2x128x32xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, (d1 floordiv 4), d3, (d1 mod 4))>, affine_map<(d0, d1, d2, d3) -> (d0, (d2 floordiv 32), d3, (d2 mod 32))>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a4, %b4 : memref<2x32x8x4xf32>, memref<2x1x8x32xf32>) outs(%c : memref<2x128x32xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
   }
   func.return
 }
