@@ -93,13 +93,14 @@ class Watchdog:
         self.mpi = mpi
         self.rank = rank
         self.limit = timeout()
-        self.current: tuple[str, float] | None = None
+        self.current: tuple[str, float, float] | None = None
         thread = threading.Thread(target=self._watch, name="xla-mpi-watchdog", daemon=True)
         thread.start()
 
-    def waiting(self, what: str) -> _Waiting:
-        """`with watchdog.waiting("op"):` around a blocking MPI call."""
-        return _Waiting(self, what)
+    def waiting(self, what: str, limit: float | None = None) -> _Waiting:
+        """`with watchdog.waiting("op"):` around a blocking MPI call (`limit`: seconds,
+        default the collective timeout)."""
+        return _Waiting(self, what, self.limit if limit is None else limit)
 
     def _watch(self) -> None:
         while True:
@@ -107,7 +108,7 @@ class Watchdog:
             current = self.current
             if current is not None and time.monotonic() > current[1]:
                 sys.stderr.write(
-                    f"xla-run: error: rank {self.rank}: {current[0]}: timed out after {self.limit:g} s waiting "
+                    f"xla-run: error: rank {self.rank}: {current[0]}: timed out after {current[2]:g} s waiting "
                     "for its peers (a peer is missing, stopped or running another program); aborting the job\n"
                 )
                 sys.stderr.flush()
@@ -118,13 +119,13 @@ class _Waiting:
     """The context of one blocking call the watchdog watches (a plain class: cheaper
     than a generator-based context manager, on every collective)."""
 
-    __slots__ = ("watchdog", "what")
+    __slots__ = ("limit", "watchdog", "what")
 
-    def __init__(self, watchdog: Watchdog, what: str):
-        self.watchdog, self.what = watchdog, what
+    def __init__(self, watchdog: Watchdog, what: str, limit: float):
+        self.watchdog, self.what, self.limit = watchdog, what, limit
 
     def __enter__(self) -> None:
-        self.watchdog.current = (self.what, time.monotonic() + self.watchdog.limit)
+        self.watchdog.current = (self.what, time.monotonic() + self.limit, self.limit)
 
     def __exit__(self, *exc: object) -> None:
         self.watchdog.current = None
