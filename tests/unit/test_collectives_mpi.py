@@ -3,8 +3,10 @@
 
 A data-parallel training step (the MLP of examples/jax_exports, its gradients
 all-reduced over 4 processes, each holding a quarter of the batch) gives the
-weights of one process's step over the whole batch; a job of the wrong size is
-an error on every rank with a non-zero exit, not a hang.
+weights of one process's step over the whole batch; send/recv pairs ranks by
+`_xla_send_recv_source_target_pairs`; a job of the wrong size, or ranks given
+inputs of different shapes, is an error on every rank with a non-zero exit, not
+a hang.
 """
 
 from __future__ import annotations
