@@ -20,9 +20,12 @@ Errors: the ranks prepare (read, compile, load inputs) and then compare notes
 before anything runs: a rank that failed, a job of the wrong size, or ranks
 whose programs or input shapes differ are reported on every rank (each prints
 its own line: its error, or which rank failed) and every rank exits with status
-1. The same exchange follows the run, so an error during it ends every rank.
-A rank stuck in a collective (a peer missing or stopped) is ended by the
-watchdog of `runtime/collectives/mpi.py` after the collective timeout.
+1. The same exchange follows the run, so an error during it ends every rank: a
+rank whose run failed says so at once and waits `FAILED_RUN_WAIT` seconds for
+the others (which, if they wait in a collective it left, never come: the
+watchdog then ends the job). A rank stuck in a collective (a peer missing or
+stopped) is ended by the watchdog of `runtime/collectives/mpi.py` after the
+collective timeout.
 """
 
 from __future__ import annotations
@@ -39,6 +42,9 @@ import numpy as np
 
 from runtime.collectives.communicator import CollectiveError
 from xla_tools.run_io import RunFailure, read_inputs, write_results
+
+FAILED_RUN_WAIT = 10.0
+"""Seconds a rank whose run failed waits for the others before the job is ended."""
 
 
 def _module_count(text: str, name: str) -> int | None:
@@ -62,9 +68,11 @@ class _Job:
     def exchange(self, mine: Any) -> list[Any]:
         return [pickle.loads(b) for b in self.world.allgather_bytes(pickle.dumps(mine))]
 
-    def settle(self, error: str | None) -> str | None:
-        """Every rank's error, compared: this rank's own line if any rank failed."""
-        errors = self.exchange(error)
+    def settle(self, error: str | None, limit: float | None = None) -> str | None:
+        """Every rank's error, compared: this rank's own line if any rank failed.
+        `limit`: how long to wait for the others (default: the collective timeout)."""
+        with self.world.watchdog.waiting("waiting for the other ranks to finish", limit):
+            errors = [pickle.loads(b) for b in self.world.comm.allgather(pickle.dumps(error))]
         if error is not None:
             return f"rank {self.rank}: {error}"
         failed = [(r, e) for r, e in enumerate(errors) if e is not None]
@@ -152,7 +160,13 @@ def run_mpi(
         error = str(err).replace("argument", "input", 1)
     except RuntimeError as err:  # HostIOError, CollectiveError: the run's own errors
         error = str(err)
-    settled = job.settle(error)
+    if error is not None:
+        # Said at once: if the other ranks wait in a collective this rank left, the
+        # exchange below cannot finish, and the watchdog ends the job after FAILED_RUN_WAIT.
+        fail(f"rank {job.rank}: {error}")
+        job.settle(error, FAILED_RUN_WAIT)
+        return 1
+    settled = job.settle(None)
     if settled is not None:
         return fail(settled)
     try:

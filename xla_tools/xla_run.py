@@ -104,6 +104,7 @@ _Failure = RunFailure
 
 def run(argv: Sequence[str] | None, stdout: IO[str]) -> int:
     args = _parser().parse_args(argv)
+    from runtime.host_io import HostIOError
     from xla_dialect.context import XlaProgramError
     from xla_tools.compiler import CompileError, compile
 
@@ -149,6 +150,8 @@ def run(argv: Sequence[str] | None, stdout: IO[str]) -> int:
             results = executable.run_leaves(leaves)
         except ValueError as err:
             raise _Failure(str(err).replace("argument", "input", 1)) from None
+        except HostIOError as err:  # a host or collective op failed while the program ran
+            raise _Failure(str(err)) from None
         write_results(results, args.output, stdout)
         return 0
     except _Failure as err:

@@ -87,7 +87,10 @@ def device_groups(mode: str, groups: Sequence[Sequence[int]], replicas: int, par
     def check(ids: Sequence[int], bound: int, what: str) -> None:
         bad = [i for i in ids if not 0 <= i < bound]
         if bad:
-            raise CollectiveError(f"the groups name {what} {bad[0]}, but the job has {bound} {what}(s)")
+            raise CollectiveError(
+                f"the groups name {what} {bad[0]}, but the job has {bound} {what}(s): run the program as "
+                "more devices (mpiexec -n N xla-run ..., or runtime.collectives.run_replicas)"
+            )
 
     if mode == CROSS_REPLICA:
         named = [list(g) for g in groups] or [list(range(replicas))]

@@ -75,6 +75,7 @@ class CollectiveHandler:
         ]
         types = ", ".join(leaf.type_text for leaf in spec.inputs)
         self.description = f"{spec.where}: {action.kind} of ({types})"
+        self._cached: tuple[Device, Communicator | None] | None = None
 
     def bind(self, lookup: Lookup) -> None:
         """Give the reductions compiled from regions their code."""
@@ -89,13 +90,19 @@ class CollectiveHandler:
         if kind == "collective_permute":
             self._permute(device, ins, outs)
             return
-        groups = device_groups(self.action.mode, self.action.groups, device.num_replicas, device.num_partitions)
-        comm = device.group(self.spec.symbol, groups)
+        cached = self._cached  # one tuple, read and written at once: threads may share the handler
+        if cached is not None and cached[0] is device:
+            comm = cached[1]  # the last device's group: the common case
+        else:
+            groups = device_groups(self.action.mode, self.action.groups, device.num_replicas, device.num_partitions)
+            comm = device.group(self.spec.symbol, groups)
+            if comm is not None and device.first_use(self.spec.symbol):
+                comm.agree(self.description, self.spec.where)
+            if device.world.size > 1:  # not single_device(), which is per thread
+                self._cached = (device, comm)
         if comm is None:
             _outside(self.action, ins, outs)
             return
-        if device.first_use(self.spec.symbol):
-            comm.agree(self.description, self.spec.where)
         if kind == "all_reduce":
             for x, out, op in zip(ins, outs, self.ops):
                 comm.allreduce(x, out, op)

@@ -29,8 +29,6 @@ import os
 import sys
 import threading
 import time
-from collections.abc import Iterator
-from contextlib import contextmanager
 from typing import Any
 
 import numpy as np
@@ -95,17 +93,14 @@ class Watchdog:
         self.mpi = mpi
         self.rank = rank
         self.limit = timeout()
-        self.current: tuple[str, float] | None = None
+        self.current: tuple[str, float, float] | None = None
         thread = threading.Thread(target=self._watch, name="xla-mpi-watchdog", daemon=True)
         thread.start()
 
-    @contextmanager
-    def waiting(self, what: str) -> Iterator[None]:
-        self.current = (what, time.monotonic() + self.limit)
-        try:
-            yield
-        finally:
-            self.current = None
+    def waiting(self, what: str, limit: float | None = None) -> _Waiting:
+        """`with watchdog.waiting("op"):` around a blocking MPI call (`limit`: seconds,
+        default the collective timeout)."""
+        return _Waiting(self, what, self.limit if limit is None else limit)
 
     def _watch(self) -> None:
         while True:
@@ -113,11 +108,27 @@ class Watchdog:
             current = self.current
             if current is not None and time.monotonic() > current[1]:
                 sys.stderr.write(
-                    f"xla-run: error: rank {self.rank}: {current[0]}: timed out after {self.limit:g} s waiting "
+                    f"xla-run: error: rank {self.rank}: {current[0]}: timed out after {current[2]:g} s waiting "
                     "for its peers (a peer is missing, stopped or running another program); aborting the job\n"
                 )
                 sys.stderr.flush()
                 self.mpi.COMM_WORLD.Abort(1)
+
+
+class _Waiting:
+    """The context of one blocking call the watchdog watches (a plain class: cheaper
+    than a generator-based context manager, on every collective)."""
+
+    __slots__ = ("limit", "watchdog", "what")
+
+    def __init__(self, watchdog: Watchdog, what: str, limit: float):
+        self.watchdog, self.what, self.limit = watchdog, what, limit
+
+    def __enter__(self) -> None:
+        self.watchdog.current = (self.what, time.monotonic() + self.limit, self.limit)
+
+    def __exit__(self, *exc: object) -> None:
+        self.watchdog.current = None
 
 
 _WATCHDOG: list[Watchdog] = []
@@ -134,36 +145,43 @@ class MpiCommunicator(Communicator):
         if not _WATCHDOG:
             _WATCHDOG.append(Watchdog(self.mpi, self.mpi.COMM_WORLD.Get_rank()))
         self.watchdog = _WATCHDOG[0]
-        self._ops: dict[int, Any] = {}
+        self._ops: dict[tuple[int, np.dtype], Any] = {}
+        self._types: dict[tuple[np.dtype, bool], Any] = {}
 
     # -- types and operations
 
     def _type(self, dtype: np.dtype, op: ReduceOp | None = None) -> Any:
         """MPI's predefined type for `dtype` (built-in reductions), else contiguous bytes."""
-        if op is None or op.builtin is not None:
-            predefined = self.mpi._typedict.get(dtype.char)
-            if predefined is not None and dtype.name != "bfloat16":
-                return predefined
-        return _bytes_type(self.mpi, dtype.itemsize)
+        key = dtype, op is None or op.builtin is not None
+        made = self._types.get(key)
+        if made is None:
+            predefined = self.mpi._typedict.get(dtype.char) if key[1] else None
+            if predefined is None or dtype.name == "bfloat16":
+                predefined = _bytes_type(self.mpi, dtype.itemsize)
+            made = self._types[key] = predefined
+        return made
 
     def _op(self, op: ReduceOp, dtype: np.dtype) -> Any:
-        if op.builtin is not None and self._type(dtype, op) is not _bytes_type(self.mpi, dtype.itemsize):
-            mpi = self.mpi
-            return {"sum": mpi.SUM, "prod": mpi.PROD, "max": mpi.MAX, "min": mpi.MIN}.get(op.builtin) or (
-                {"and": mpi.LAND, "or": mpi.LOR, "xor": mpi.LXOR} if dtype == np.bool_ else
-                {"and": mpi.BAND, "or": mpi.BOR, "xor": mpi.BXOR}
-            )[op.builtin]
-        key = id(op), dtype.str
+        key = id(op), dtype
         made = self._ops.get(key)
-        if made is None:
-            combine = op.combine
+        if made is not None:
+            return made[0]
+        mpi = self.mpi
+        if op.builtin is not None and self._type(dtype, op) is not _bytes_type(mpi, dtype.itemsize):
+            logical = dtype == np.dtype(np.bool_)
+            table = {"sum": mpi.SUM, "prod": mpi.PROD, "max": mpi.MAX, "min": mpi.MIN}
+            table |= {"and": mpi.LAND, "or": mpi.LOR, "xor": mpi.LXOR} if logical else {
+                "and": mpi.BAND, "or": mpi.BOR, "xor": mpi.BXOR}
+            made = self._ops[key] = (table[op.builtin], op)
+            return made[0]
+        combine = op.combine
 
-            def user(inbuf: Any, inoutbuf: Any, datatype: Any) -> None:
-                a = np.frombuffer(inbuf, dtype)
-                b = np.frombuffer(inoutbuf, dtype)
-                combine(a, b.copy(), b)  # inout = in ∘ inout (in comes from the lower rank)
+        def user(inbuf: Any, inoutbuf: Any, datatype: Any) -> None:
+            a = np.frombuffer(inbuf, dtype)
+            b = np.frombuffer(inoutbuf, dtype)
+            combine(a, b.copy(), b)  # inout = in ∘ inout (in comes from the lower rank)
 
-            made = self._ops[key] = (self.mpi.Op.Create(user, commute=False), op)
+        made = self._ops[key] = (mpi.Op.Create(user, commute=False), op)  # `op` kept alive with its id
         return made[0]
 
     def _buffer(self, a: np.ndarray, op: ReduceOp | None = None, parts: int = 1) -> list[Any]:

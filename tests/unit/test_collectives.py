@@ -277,3 +277,22 @@ def test_run_parallel_reports_the_failing_device(short_timeout: None) -> None:
     """
     with pytest.raises(HostIOError, match=r"replica 0, partition 0: .*xla.recv at .* on channel 5: timed out after 1 s"):
         compile(program)()
+
+
+def test_xla_run_alone_says_how_to_run_the_replicas(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    from xla_tools.xla_run import main
+
+    program = tmp_path / "ar.mlir"
+    program.write_text(PROGRAM)
+    rng = np.random.default_rng(1)
+    inputs = tmp_path / "in.npz"
+    np.savez(
+        inputs,
+        arg0=rng.standard_normal((4, 6)).astype(np.float32),
+        arg1=np.zeros((4, 6), np.int32),
+        arg2=np.zeros(4, bool),
+        arg3=np.zeros(4, np.uint16),
+    )
+    assert main([str(program), "--inputs", str(inputs)]) == 1
+    err = capsys.readouterr().err
+    assert err.startswith("xla-run: error: xla.all_reduce at ") and "mpiexec -n N xla-run" in err, err

@@ -3,8 +3,10 @@
 
 A data-parallel training step (the MLP of examples/jax_exports, its gradients
 all-reduced over 4 processes, each holding a quarter of the batch) gives the
-weights of one process's step over the whole batch; a job of the wrong size is
-an error on every rank with a non-zero exit, not a hang.
+weights of one process's step over the whole batch; send/recv pairs ranks by
+`_xla_send_recv_source_target_pairs`; a job of the wrong size, or ranks given
+inputs of different shapes, is an error on every rank with a non-zero exit, not
+a hang.
 """
 
 from __future__ import annotations
@@ -88,3 +90,17 @@ def test_send_recv_between_processes_follow_their_pairs(tmp_path: Path) -> None:
     done = _mpiexec(2, "swap.mlir", "--inputs", "in_{rank}.npz", "--output", "out.npz", cwd=tmp_path)
     assert done.returncode == 0, done.stderr
     np.testing.assert_array_equal(np.load(tmp_path / "out.npz")["out0"], [[2, 2, 2], [1, 1, 1]])
+
+
+def test_inputs_of_different_shapes_fail_on_every_rank(tmp_path: Path) -> None:
+    (tmp_path / "swap.mlir").write_text(SWAP)
+    np.savez(tmp_path / "in_0.npz", arg0=np.ones(3, np.float32))
+    np.savez(tmp_path / "in_1.npz", arg0=np.ones(4, np.float32))
+    done = _mpiexec(2, "swap.mlir", "--inputs", "in_{rank}.npz", cwd=tmp_path)
+    assert done.returncode != 0
+    for rank in range(2):
+        assert (
+            f"xla-run: error: rank {rank}: the ranks run different programs or inputs of different shapes"
+            in done.stderr
+        ), done.stderr
+    assert "rank 1: program " in done.stderr and "inputs (float32[4])" in done.stderr, done.stderr
