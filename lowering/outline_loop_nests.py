@@ -33,7 +33,7 @@ dynamic shape or non-identity layout, a value of another type).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from xdsl.context import Context
 from xdsl.dialects import arith, func, llvm, memref, scf
@@ -150,11 +150,15 @@ def _captures(nest: Operation) -> _Captures | None:
 class _Outliner:
     module: ModuleOp
     names: set[str]
+    next_suffix: dict[str, int] = field(default_factory=dict[str, int])
 
     def fresh_name(self, base: str) -> str:
-        k = 0
+        """`base` + the smallest free number; the numbers only grow, so the search
+        goes on from the last one (not from 0: that was quadratic in the kernels)."""
+        k = self.next_suffix.get(base, 0)
         while f"{base}{k}" in self.names:
             k += 1
+        self.next_suffix[base] = k + 1
         name = f"{base}{k}"
         self.names.add(name)
         return name

@@ -36,6 +36,7 @@ from runtime.executable import (
 from runtime.jit import ObjectCache
 from runtime.timing import TimingReport, timing_from_env
 from xla_dialect.context import XlaProgramError, make_context, parse_module
+from xla_tools.gc_pause import paused_collection
 from xla_tools.pipelines import LOWER_TO_LLVM, lower_to_llvm
 
 _CACHE: dict[tuple[str, str, int, bool], CompiledModule] = {}
@@ -188,7 +189,8 @@ def compile(
     with _CACHE_LOCK:
         compiled = _CACHE.get(key)
     if compiled is None:
-        compiled = _compile_module(program, key[0], filename, entry, level, report, reassociate)
+        with paused_collection():
+            compiled = _compile_module(program, key[0], filename, entry, level, report, reassociate)
         with _CACHE_LOCK:
             compiled = _CACHE.setdefault(key, compiled)
     if printing:

@@ -200,6 +200,12 @@ def _outline_loop_nests() -> type[ModulePass]:
     return OutlineLoopNestsPass
 
 
+def _merge_identical_functions() -> type[ModulePass]:
+    from lowering.merge_identical_functions import MergeIdenticalFunctionsPass
+
+    return MergeIdenticalFunctionsPass
+
+
 def _scf_to_cf() -> type[ModulePass]:
     from lowering.scf_to_cf import LowerScfToCfPass
 
@@ -276,6 +282,7 @@ LOWERING_PASSES: dict[str, PassFactory] = {
     "math-polynomial-approximation": _math_approximation,
     "convert-parallel-loops-to-calls": _parallel_loops_to_calls,
     "outline-loop-nests": _outline_loop_nests,
+    "merge-identical-functions": _merge_identical_functions,
     "lower-scf-to-cf": _scf_to_cf,
     "convert-arith-to-llvm": _arith,
     "convert-math-to-llvm": _math,
@@ -317,6 +324,7 @@ LOWER_TO_LLVM: tuple[str, ...] = (
     "convert-linalg-to-loops",
     "lower-affine",
     "outline-loop-nests",
+    "merge-identical-functions",
     "convert-complex-to-standard",
     "arith-emulate-unsupported-floats",
     "math-polynomial-approximation",

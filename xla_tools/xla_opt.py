@@ -34,6 +34,7 @@ from xla_dialect.context import (
     split_input,
     verify_all,
 )
+from xla_tools.gc_pause import paused_collection
 
 
 class ChunkFailed(Exception):
@@ -88,10 +89,9 @@ def check_expectations(
     problems: list[str] = []
     for diag in diagnostics:
         for exp in expectations:
-            if not exp.matched and exp.kind == "error" and exp.line == diag.line:
-                if exp.text in diag.message:
-                    exp.matched = True
-                    break
+            if not exp.matched and exp.kind == "error" and exp.line == diag.line and exp.text in diag.message:
+                exp.matched = True
+                break
         else:
             problems.append(f"{filename}:{diag.line}:{diag.column}: error: unexpected error: {diag.message}")
     for exp in expectations:
@@ -320,11 +320,12 @@ def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None) -> in
         print(f"xla-opt: error: {err}", file=sys.stderr)
         return 1
     try:
-        return tool.run()
+        with paused_collection():
+            return tool.run()
     except FileNotFoundError as err:
         print(f"xla-opt: error: {err.strerror}: {err.filename}", file=sys.stderr)
         return 1
-    except Exception as err:  # an internal error: say so plainly, without a traceback
+    except Exception as err:  # noqa: BLE001 - an internal error: say so plainly, without a traceback
         print(f"xla-opt: internal error: {type(err).__name__}: {err}", file=sys.stderr)
         return 1
 

@@ -298,3 +298,47 @@ def test_outlining_keeps_results(name: str) -> None:
     ]
     for outlined, inline in zip(compiled[0].run_leaves(leaves), compiled[1].run_leaves(leaves)):
         np.testing.assert_allclose(outlined, inline, rtol=1e-5, atol=1e-6)
+
+
+# -- merging identical kernels keeps results -----------------------------------------------
+
+
+def _layers(count: int) -> str:
+    """`count` dense layers of the same shapes (x @ w_i + b_i, then tanh): the same kernels."""
+    t, w, b = "tensor<8x16xf32>", "tensor<16x16xf32>", "tensor<16xf32>"
+    params = ", ".join(f"%w{i}: {w}, %b{i}: {b}" for i in range(count))
+    lines = [f"func.func @main(%x0: {t}, {params}) -> {t} {{"]
+    for i in range(count):
+        lines += [
+            f"  %d{i} = xla.dot %x{i}, %w{i} : ({t}, {w}) -> {t}",
+            f"  %s{i} = xla.add %d{i}, %b{i}, broadcast_dimensions = [1] : ({t}, {b}) -> {t}",
+            f"  %x{i + 1} = xla.tanh %s{i} : {t}",
+        ]
+    lines += [f"  func.return %x{count} : {t}", "}"]
+    return "\n".join(lines)
+
+
+def test_merging_identical_kernels_keeps_results() -> None:
+    from runtime.executable import load, xla_signatures
+    from xla_dialect.context import parse_module
+    from xla_tools.pipelines import run_passes
+
+    text = _layers(4)
+    compiled, kernel_counts = [], []
+    for passes in (LOWER_TO_LLVM, tuple(p for p in LOWER_TO_LLVM if p != "merge-identical-functions")):
+        module = parse_module(text)
+        signatures = xla_signatures(module)
+        run_passes(module, passes)
+        kernel_counts.append(sum("__kernel" in getattr(getattr(op, "sym_name", None), "data", "") for op in module.ops))
+        compiled.append(load(module, signatures).executable("main"))
+    assert kernel_counts[0] * 4 == kernel_counts[1]  # four layers, one copy of each kernel
+    rng = np.random.default_rng(3)
+    args = [rng.standard_normal((8, 16), dtype=np.float32)]
+    for _ in range(4):
+        args += [rng.standard_normal((16, 16), dtype=np.float32) * 0.3, rng.standard_normal(16, dtype=np.float32)]
+    merged, separate = (np.asarray(c(*args)) for c in compiled)
+    np.testing.assert_array_equal(merged, separate)  # the same code: bit for bit
+    x = args[0].astype(np.float64)
+    for i in range(4):
+        x = np.tanh(x @ args[1 + 2 * i] + args[2 + 2 * i])
+    np.testing.assert_allclose(merged, x, rtol=1e-4, atol=1e-5)
