@@ -12,7 +12,14 @@ loops, in the order `lower-to-llvm` runs them (`xla_tools/registry.py`):
    nest with a streaming parallel dimension is reordered (matmul runs i-k-j);
 5. `linalg-reassociate-reductions` (`linalg_reassociate.py`): float reduction
    combiners get `reassoc` where the reduction is the innermost loop, so LLVM
-   vectorizes them.
+   vectorizes them;
+6. `linalg-vectorize-reductions` (`vectorize_reductions.py`, its analysis in
+   `reduction_forms.py`): row, selection (argmax) and column reductions as
+   explicit `vector` loops with partial results in registers;
+7. `linalg-tile-transposes` (`tile_transposes.py`): element-wise generics reading
+   an operand transposed run over tiles, through a buffer;
+8. `memref-hoist-loop-allocations` (`hoist_allocations.py`): per-iteration
+   temporaries of `scf.for` loops allocated once around them.
 
 Then xDSL's `convert-linalg-to-loops` turns the generics into `scf.for` nests.
 """
