@@ -206,7 +206,7 @@ def _erf_inv(e: Emitter, x: SSAValue) -> SSAValue:
         p = value if (p is None or pred is None) else e.sel(pred, value, p)
     assert p is not None
     result = e.mul(p, x)
-    at_one = e.cmp("EQ", e.un("abs", x), e.c(1.0))
+    at_one = e.cmp("EQ", ax, e.c(1.0))
     return e.sel(at_one, e.mul(x, e.c(math.inf)), result)
 
 
