@@ -28,17 +28,18 @@ func.func @atan_f16(%x: tensor<4xf16>) -> tensor<4xf16> {
   func.return %0 : tensor<4xf16>
 }
 
-// erf_inv: Giles' polynomial in w = -log1p(-x^2), +-inf at |x| = 1.
+// erf_inv: Giles' form x P(w), w = -log((1 - |x|)(1 + |x|)) (exact next to +-1), +-inf at |x| = 1.
 // CHECK-LABEL: func.func @erf_inv_f32
-// CHECK-NEXT:    %[[NX:.*]] = xla.negate %x : tensor<4xf32>
-// CHECK-NEXT:    %[[X2:.*]] = xla.multiply %x, %[[NX]] : tensor<4xf32>
-// CHECK-NEXT:    %[[L:.*]] = xla.log_plus_one %[[X2]] : tensor<4xf32>
-// CHECK-NEXT:    %[[W:.*]] = xla.negate %[[L]] : tensor<4xf32>
-// CHECK:         xla.compare LT, %[[W]], %{{.*}} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
-// CHECK:         %[[P:.*]] = xla.multiply %{{.*}}, %x : tensor<4xf32>
 // CHECK-NEXT:    %[[ABS:.*]] = xla.abs %x : tensor<4xf32>
 // CHECK-NEXT:    %[[ONES:.*]] = xla.constant dense<1.000000e+00> : tensor<f32>
 // CHECK-NEXT:    %[[ONE:.*]] = xla.broadcast_in_dim %[[ONES]], dims = [] : (tensor<f32>) -> tensor<4xf32>
+// CHECK-NEXT:    %[[OMX:.*]] = xla.subtract %[[ONE]], %[[ABS]] : tensor<4xf32>
+// CHECK-NEXT:    %[[OPX:.*]] = xla.add %[[ONE]], %[[ABS]] : tensor<4xf32>
+// CHECK-NEXT:    %[[T:.*]] = xla.multiply %[[OMX]], %[[OPX]] : tensor<4xf32>
+// CHECK-NEXT:    %[[L:.*]] = xla.log %[[T]] : tensor<4xf32>
+// CHECK-NEXT:    %[[W:.*]] = xla.negate %[[L]] : tensor<4xf32>
+// CHECK:         xla.compare LT, %[[W]], %{{.*}} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
+// CHECK:         %[[P:.*]] = xla.multiply %{{.*}}, %x : tensor<4xf32>
 // CHECK-NEXT:    %[[AT1:.*]] = xla.compare EQ, %[[ABS]], %[[ONE]]
 // CHECK-NEXT:    %[[INFS:.*]] = xla.constant dense<0x7f800000> : tensor<f32>
 // CHECK-NEXT:    %[[INF:.*]] = xla.broadcast_in_dim %[[INFS]], dims = [] : (tensor<f32>) -> tensor<4xf32>
