@@ -1,0 +1,314 @@
+"""Canonicalization of reductions and `sort`.
+
+A `reduce` over no dimensions returns its inputs; over inputs of no elements, its
+init values broadcast; results nobody uses (and no used result depends on) leave
+it; a `reduce` of constants whose body is one associative, commutative op that is
+exact in any order (integer or PRED `add`/`multiply`/`and`/`or`/`xor`, and
+`maximum`/`minimum`) is evaluated; two such reductions in a row with the op's
+identity as init merge into one (XLA's algebraic simplifier). Float sums are not
+reordered: their order is part of what the program computes.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+from xdsl.ir import Block, Operation, SSAValue
+from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
+
+from passes.canonicalization.common import (
+    constant_value,
+    foldable_type,
+    int_prop,
+    is_static,
+    num_elements,
+    pattern,
+    producer,
+    rebuild,
+    replace_with_constant,
+    replace_with_values,
+    splat_value,
+    tensor_dtype,
+)
+from xla_dialect.syntax import i64_array, ints_of
+from xla_dialect.types import shape_of
+
+
+def _half(op: Operation) -> int:
+    return len(op.operands) // 2
+
+
+def single_op_body(op: Operation) -> str | None:
+    """The op name when a one-input `reduce`'s body is `return f(acc, x)`."""
+    if len(op.regions[0].blocks) != 1:
+        return None
+    block = op.regions[0].block
+    ops = list(block.ops)
+    if len(ops) != 2 or len(block.args) != 2:
+        return None
+    body, ret = ops
+    if (
+        list(ret.operands) != [body.results[0]]
+        or set(body.operands) != set(block.args)
+        or len(body.operands) != 2
+    ):
+        return None
+    if "broadcast_dimensions" in body.properties:
+        return None
+    return body.name
+
+
+def _numpy_reducer(name: str, dtype: np.dtype):
+    """The NumPy reduction equal to `name` in any order, on `dtype` (or None)."""
+    exact_everywhere = {"xla.maximum": np.maximum, "xla.minimum": np.minimum}
+    if name in exact_everywhere:
+        return exact_everywhere[name]
+    if dtype == np.bool_:
+        return {
+            "xla.add": np.logical_or,
+            "xla.or": np.logical_or,
+            "xla.multiply": np.logical_and,
+            "xla.and": np.logical_and,
+            "xla.xor": np.logical_xor,
+        }.get(name)
+    if dtype.kind in "iu":
+        return {
+            "xla.add": np.add,
+            "xla.multiply": np.multiply,
+            "xla.and": np.bitwise_and,
+            "xla.or": np.bitwise_or,
+            "xla.xor": np.bitwise_xor,
+        }.get(name)
+    return None
+
+
+@pattern("xla.reduce")
+def reduce_over_nothing(op: Operation, rewriter: PatternRewriter) -> None:
+    """A `reduce` over no dimensions returns its inputs (as StableHLO folds it)."""
+    n = _half(op)
+    if not ints_of(op.properties["dimensions"]) and all(
+        op.operands[i].type == op.results[i].type for i in range(n)
+    ):
+        replace_with_values(rewriter, op, list(op.operands[:n]))
+
+
+@pattern("xla.reduce")
+def reduce_of_empty(op: Operation, rewriter: PatternRewriter) -> None:
+    """A `reduce` of inputs of no elements is its init values, broadcast."""
+    n = _half(op)
+    if not all(num_elements(op.operands[i].type) == 0 for i in range(n)):
+        return
+    if not all(is_static(r.type) for r in op.results):
+        return
+    values: list[SSAValue] = []
+    for i, result in enumerate(op.results):
+        init = op.operands[n + i]
+        if init.type == result.type:
+            values.append(init)
+            continue
+        b = rebuild(
+            op,
+            name="xla.broadcast_in_dim",
+            operands=[init],
+            result_types=[result.type],
+            properties={"broadcast_dimensions": i64_array([])},
+        )
+        b.attributes.clear()
+        rewriter.insert_op(b, InsertPoint.before(op))
+        values.append(b.results[0])
+    replace_with_values(rewriter, op, values)
+
+
+@pattern("xla.reduce")
+def fold_reduce(op: Operation, rewriter: PatternRewriter) -> None:
+    """A one-input `reduce` of constants by an order-independent op is a constant."""
+    if _half(op) != 1 or not foldable_type(op.results[0].type):
+        return
+    x, init = constant_value(op.operands[0]), constant_value(op.operands[1])
+    name = single_op_body(op)
+    if x is None or init is None or name is None:
+        return
+    reducer = _numpy_reducer(name, x.dtype)
+    if reducer is None:
+        return
+    dims = ints_of(op.properties["dimensions"])
+    with np.errstate(all="ignore"):
+        result = (
+            reducer.reduce(x, axis=dims)
+            if x.size
+            else np.broadcast_to(init, shape_of(op.results[0].type))
+        )
+        result = reducer(np.asarray(result).astype(x.dtype), init.reshape(()))
+    replace_with_constant(rewriter, op, np.asarray(result).astype(x.dtype))
+
+
+IDENTITIES = {
+    "xla.add": 0,
+    "xla.or": 0,
+    "xla.xor": 0,
+    "xla.multiply": 1,
+    "xla.maximum": -np.inf,
+    "xla.minimum": np.inf,
+}
+
+
+def _is_identity(name: str, value: SSAValue) -> bool:
+    dtype = tensor_dtype(value.type)
+    v = splat_value(value)
+    if v is None or dtype is None or name not in IDENTITIES:
+        return False
+    if name in ("xla.maximum", "xla.minimum") and dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        return int(v) == (info.min if name == "xla.maximum" else info.max)
+    if dtype == np.bool_ and name in ("xla.maximum", "xla.minimum"):
+        return bool(v) == (name == "xla.minimum")
+    return float(v) == IDENTITIES[name]
+
+
+@pattern("xla.reduce")
+def reduce_of_reduce(op: Operation, rewriter: PatternRewriter) -> None:
+    """`reduce(reduce(x, d1), d2)` by one order-independent op whose inits are its
+    identity is one `reduce` of `x` over both sets of dimensions."""
+    inner = producer(op.operands[0], "xla.reduce")
+    if (
+        inner is None
+        or _half(op) != 1
+        or _half(inner) != 1
+        or sum(1 for _ in inner.results[0].uses) != 1
+    ):
+        return
+    name, inner_name = single_op_body(op), single_op_body(inner)
+    dtype = tensor_dtype(op.results[0].type)
+    if name is None or name != inner_name or dtype is None or _numpy_reducer(name, dtype) is None:
+        return
+    if not (_is_identity(name, op.operands[1]) and _is_identity(name, inner.operands[1])):
+        return
+    d1 = sorted(ints_of(inner.properties["dimensions"]))
+    kept = [d for d in range(len(shape_of(inner.operands[0].type))) if d not in d1]
+    d2 = [kept[d] for d in ints_of(op.properties["dimensions"])]
+    merged = sorted(d1 + d2)
+    new = rebuild(
+        op,
+        operands=[inner.operands[0], op.operands[1]],
+        properties={"dimensions": i64_array(merged)},
+    )
+    new.add_region(op.detach_region(0))
+    rewriter.replace_op(op, new)
+
+
+def _dependencies(block: Block) -> list[set[int]]:
+    """For each returned value of `block`, the indices of the block arguments it reads."""
+    reads: dict[SSAValue, set[int]] = {arg: {i} for i, arg in enumerate(block.args)}
+    for inner in block.ops:
+        used: set[int] = set()
+        for operand in inner.operands:
+            used |= reads.get(operand, set())
+        for region in inner.regions:  # values a nested region reads from this block
+            for nested in region.walk():
+                for operand in nested.operands:
+                    used |= reads.get(operand, set())
+        for result in inner.results:
+            reads[result] = used
+    terminator = block.last_op
+    assert terminator is not None
+    return [reads.get(v, set()) for v in terminator.operands]
+
+
+def _drop_body_values(
+    block: Block, keep_returns: list[int], keep_args: list[int], rewriter: PatternRewriter
+) -> None:
+    terminator = block.last_op
+    assert terminator is not None
+    rewriter.replace_op(
+        terminator, rebuild(terminator, operands=[terminator.operands[i] for i in keep_returns])
+    )
+    for inner in reversed(list(block.ops)[:-1]):
+        if all(not r.uses for r in inner.results) and not inner.regions:
+            rewriter.erase_op(inner)
+    for i in reversed(range(len(block.args))):
+        if i not in keep_args:
+            if block.args[i].uses:
+                raise AssertionError("a dropped argument is still read")
+            block.erase_arg(block.args[i])
+
+
+@pattern("xla.reduce")
+def reduce_unused_results(op: Operation, rewriter: PatternRewriter) -> None:
+    """Results of a variadic `reduce` that nobody uses, and that no used result
+    depends on, leave it (with their inputs and init values)."""
+    n = _half(op)
+    if n < 2 or len(op.regions[0].blocks) != 1:
+        return
+    deps = _dependencies(op.regions[0].block)
+    needed = {i for i in range(n) if op.results[i].uses}
+    changed = True
+    while changed:
+        changed = False
+        for i in list(needed):
+            for arg in deps[i]:
+                j = arg % n
+                if j not in needed:
+                    needed.add(j)
+                    changed = True
+    keep = sorted(needed)
+    if len(keep) == n or not keep:
+        return
+    block = op.regions[0].block
+    _drop_body_values(block, keep, [*keep, *(n + i for i in keep)], rewriter)
+    region = op.detach_region(0)
+    new = type(op).create(
+        operands=[*(op.operands[i] for i in keep), *(op.operands[n + i] for i in keep)],
+        result_types=[op.results[i].type for i in keep],
+        properties=dict(op.properties),
+        attributes=dict(op.attributes),
+        regions=[region],
+    )
+    rewriter.replace_op(
+        op, new, [new.results[keep.index(i)] if i in keep else None for i in range(n)]
+    )
+
+
+@pattern("xla.sort")
+def sort_unused_operands(op: Operation, rewriter: PatternRewriter) -> None:
+    """Operands of a `sort` whose results nobody uses and that its comparator does not
+    read leave it."""
+    n = len(op.operands)
+    if n < 2 or len(op.regions[0].blocks) != 1:
+        return
+    block = op.regions[0].block
+    keep = [
+        i
+        for i in range(n)
+        if op.results[i].uses or block.args[2 * i].uses or block.args[2 * i + 1].uses
+    ]
+    if len(keep) == n or not keep:
+        return
+    for i in reversed(range(n)):
+        if i not in keep:
+            block.erase_arg(block.args[2 * i + 1])
+            block.erase_arg(block.args[2 * i])
+    region = op.detach_region(0)
+    new = type(op).create(
+        operands=[op.operands[i] for i in keep],
+        result_types=[op.results[i].type for i in keep],
+        properties=dict(op.properties),
+        attributes=dict(op.attributes),
+        regions=[region],
+    )
+    rewriter.replace_op(
+        op, new, [new.results[keep.index(i)] if i in keep else None for i in range(n)]
+    )
+
+
+@pattern("xla.sort")
+def sort_negative_dimension(op: Operation, rewriter: PatternRewriter) -> None:
+    """A negative sort `dimension` counts from the end: it is made explicit."""
+    if "dimension" not in op.properties:
+        return
+    dim = int_prop(op, "dimension")
+    if dim < 0:
+        from xdsl.dialects.builtin import IntegerAttr, i64
+
+        rank = len(shape_of(op.operands[0].type))
+        op.properties["dimension"] = IntegerAttr(dim + rank, i64)
+        rewriter.handle_operation_modification(op)
