@@ -276,6 +276,7 @@ LOWERING_PASSES: dict[str, PassFactory] = {
 LOWER_TO_LLVM: tuple[str, ...] = (
     "xla-decompose-chlo",
     "xla-decompose-batch-norm",
+    "xla-simplify",
     "xla-flatten-tuples",
     "convert-xla-to-linalg",
     "linalg-fold-broadcasts",

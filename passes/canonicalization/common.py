@@ -154,7 +154,7 @@ def constant_op(array: np.ndarray, result_type: Attribute) -> Operation:
 
 
 def replace_with_constant(rewriter: PatternRewriter, op: Operation, array: np.ndarray) -> None:
-    rewriter.replace_op(op, constant_op(array, op.results[0].type))
+    rewriter.replace(op, constant_op(array, op.results[0].type))
 
 
 def replace_with_values(
@@ -163,14 +163,14 @@ def replace_with_values(
     """Replace `op` by existing values; its discardable attributes move to their producers."""
     for value in values:
         merge_discardable_attributes(op, value)
-    rewriter.replace_op(op, [], list(values))
+    rewriter.replace(op, [], list(values))
 
 
 def replace_with_op(rewriter: PatternRewriter, op: Operation, new: Operation) -> None:
     """Replace `op` by `new`, which inherits `op`'s discardable attributes."""
     for key, attr in op.attributes.items():
         new.attributes.setdefault(key, attr)
-    rewriter.replace_op(op, new)
+    rewriter.replace(op, new)
 
 
 def rebuild(

@@ -106,7 +106,7 @@ def while_invariant_values(op: Operation, rewriter: PatternRewriter) -> None:
         op.results[i].replace_all_uses_with(operand)
     keep = [i for i in range(len(op.operands)) if i not in invariant]
     new_return = rebuild(terminator, operands=[terminator.operands[i] for i in keep])
-    rewriter.replace_op(terminator, new_return)
+    rewriter.replace(terminator, new_return)
     for i in reversed(invariant):
         cond.block.erase_arg(cond.block.args[i])
         body.block.erase_arg(body.block.args[i])
@@ -118,7 +118,7 @@ def while_invariant_values(op: Operation, rewriter: PatternRewriter) -> None:
         attributes=dict(op.attributes),
         regions=regions,
     )
-    rewriter.replace_op(
+    rewriter.replace(
         op,
         new,
         [

@@ -17,6 +17,7 @@ from collections.abc import Callable
 import numpy as np
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
 
 from passes.canonicalization.common import (
     constant_value,
@@ -577,7 +578,7 @@ def divide_float_by_constant(op: Operation, rewriter: PatternRewriter) -> None:
     from passes.canonicalization.common import constant_op
 
     const = constant_op(reciprocal, op.operands[1].type)
-    rewriter.insert_op(const)
+    rewriter.insert(const, InsertPoint.before(op))
     replace_with_op(
         rewriter, op, rebuild(op, operands=[op.operands[0], const.results[0]], name="xla.multiply")
     )
@@ -632,7 +633,7 @@ def select_inverted_predicate(op: Operation, rewriter: PatternRewriter) -> None:
     if shaped is None or inverted is None:
         return
     reshaped = rebuild(shaped, operands=[inverted.operands[0]])
-    rewriter.insert_op(reshaped)
+    rewriter.insert(reshaped, InsertPoint.before(op))
     replace_with_op(
         rewriter, op, rebuild(op, operands=[reshaped.results[0], op.operands[2], op.operands[1]])
     )

@@ -114,7 +114,7 @@ def reduce_of_empty(op: Operation, rewriter: PatternRewriter) -> None:
             properties={"broadcast_dimensions": i64_array([])},
         )
         b.attributes.clear()
-        rewriter.insert_op(b, InsertPoint.before(op))
+        rewriter.insert(b, InsertPoint.before(op))
         values.append(b.results[0])
     replace_with_values(rewriter, op, values)
 
@@ -193,7 +193,7 @@ def reduce_of_reduce(op: Operation, rewriter: PatternRewriter) -> None:
         properties={"dimensions": i64_array(merged)},
     )
     new.add_region(op.detach_region(0))
-    rewriter.replace_op(op, new)
+    rewriter.replace(op, new)
 
 
 def _dependencies(block: Block) -> list[set[int]]:
@@ -219,7 +219,7 @@ def _drop_body_values(
 ) -> None:
     terminator = block.last_op
     assert terminator is not None
-    rewriter.replace_op(
+    rewriter.replace(
         terminator, rebuild(terminator, operands=[terminator.operands[i] for i in keep_returns])
     )
     for inner in reversed(list(block.ops)[:-1]):
@@ -263,7 +263,7 @@ def reduce_unused_results(op: Operation, rewriter: PatternRewriter) -> None:
         attributes=dict(op.attributes),
         regions=[region],
     )
-    rewriter.replace_op(
+    rewriter.replace(
         op, new, [new.results[keep.index(i)] if i in keep else None for i in range(n)]
     )
 
@@ -295,7 +295,7 @@ def sort_unused_operands(op: Operation, rewriter: PatternRewriter) -> None:
         attributes=dict(op.attributes),
         regions=[region],
     )
-    rewriter.replace_op(
+    rewriter.replace(
         op, new, [new.results[keep.index(i)] if i in keep else None for i in range(n)]
     )
 

@@ -13,6 +13,7 @@ from __future__ import annotations
 import numpy as np
 from xdsl.ir import Operation
 from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
 
 from passes.canonicalization.common import (
     constant_op,
@@ -312,7 +313,7 @@ def iota_of_rank_above_one(op: Operation, rewriter: PatternRewriter) -> None:
     from xla_dialect.types import element_type_of, tensor
 
     line = IotaOp(tensor([shape_of(t)[dim]], element_type_of(t)), 0)
-    rewriter.insert_op(line)
+    rewriter.insert(line, InsertPoint.before(op))
     replace_with_op(
         rewriter,
         op,
@@ -341,4 +342,4 @@ def shape_of_splat(op: Operation, rewriter: PatternRewriter) -> None:
     t = op.results[0].type
     if value is None or not foldable_type(t):
         return
-    rewriter.replace_op(op, constant_op(np.asarray(value), t))
+    rewriter.replace(op, constant_op(np.asarray(value), t))

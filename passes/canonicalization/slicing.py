@@ -14,6 +14,7 @@ from __future__ import annotations
 import numpy as np
 from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
+from xdsl.rewriter import InsertPoint
 
 from passes.canonicalization.common import (
     constant_value,
@@ -128,7 +129,7 @@ def slice_of_concatenate(op: Operation, rewriter: PatternRewriter) -> None:
             operands=kept,
             result_types=[tensor(shape, element_type_of(concat.results[0].type))],
         )
-        rewriter.insert_op(new_concat)
+        rewriter.insert(new_concat, InsertPoint.before(op))
         source = new_concat.results[0]
     new_start, new_limit = list(start), list(limit)
     new_start[dim] -= first
@@ -312,7 +313,7 @@ def fold_concatenate(op: Operation, rewriter: PatternRewriter) -> None:
         const = constant_op(
             np.asarray(splats[group[0]]), tensor(shape, element_type_of(op.results[0].type))
         )
-        rewriter.insert_op(const)
+        rewriter.insert(const, InsertPoint.before(op))
         operands.append(const.results[0])
     replace_with_op(rewriter, op, rebuild(op, operands=operands))
 
@@ -470,7 +471,7 @@ def gather_at_constant_index(op: Operation, rewriter: PatternRewriter) -> None:
         op.operands[0], start, limit, op, tensor(sizes, element_type_of(operand_type))
     )
     sliced.attributes.clear()
-    rewriter.insert_op(sliced)
+    rewriter.insert(sliced, InsertPoint.before(op))
     replace_with_op(
         rewriter, op, rebuild(op, name="xla.reshape", operands=[sliced.results[0]], properties={})
     )
@@ -483,4 +484,4 @@ def slice_of_splat(op: Operation, rewriter: PatternRewriter) -> None:
     if value is not None and foldable_type(op.results[0].type):
         from passes.canonicalization.common import constant_op
 
-        rewriter.replace_op(op, constant_op(np.asarray(value), op.results[0].type))
+        rewriter.replace(op, constant_op(np.asarray(value), op.results[0].type))

@@ -37,7 +37,7 @@ def zero_extent_results(op: Operation, rewriter: PatternRewriter) -> None:
         return
     for result in targets:
         const = constant_op(np.zeros(0, dtype=tensor_dtype(result.type)), result.type)
-        rewriter.insert_op(const, InsertPoint.before(op))
+        rewriter.insert(const, InsertPoint.before(op))
         rewriter.replace_all_uses_with(result, const.results[0])
     if all(not r.uses for r in op.results):
         rewriter.erase_op(op)
