@@ -9,6 +9,7 @@ One module per op family, as xDSL's `canonicalization_patterns/`; what they shar
 """
 
 from passes.canonicalization import (  # noqa: F401 (each module registers its patterns)
+    contraction,
     control_flow,
     conversions,
     elementwise,

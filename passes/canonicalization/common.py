@@ -78,9 +78,16 @@ def constant_value(value: SSAValue) -> np.ndarray | None:
     if not isinstance(attr, DenseIntOrFPElementsAttr):
         return None
     try:
-        return to_numpy(attr)
+        array = to_numpy(attr)
     except ValueError:
         return None
+    if is_sub_byte_integer(array.dtype):
+        return None  # i2/i4 (ml_dtypes): NumPy's kinds do not tell them apart; not folded
+    return array
+
+
+def is_sub_byte_integer(dtype: np.dtype) -> bool:
+    return dtype.kind == "V" and "int" in dtype.name
 
 
 def splat_value(value: SSAValue) -> np.generic | None:
@@ -114,7 +121,8 @@ def tensor_dtype(t: Attribute) -> np.dtype | None:
 
 
 def num_elements(t: Attribute) -> int:
-    return int(np.prod(shape_of(t))) if is_tensor(t) else -1
+    """The number of elements of a static tensor type; -1 for anything else."""
+    return int(np.prod(shape_of(t))) if is_static(t) else -1
 
 
 def is_static(t: Attribute) -> bool:
@@ -148,6 +156,8 @@ def constant_op(array: np.ndarray, result_type: Attribute) -> Operation:
         data = data.astype(dtype)
     if num_elements(result_type) == 0:
         data = np.zeros(shape_of(result_type), dtype=data.dtype)
+    if is_sub_byte_integer(data.dtype):
+        data = data.astype(np.int64)
     if data.size == 1 and num_elements(result_type) > 1:  # a splat: one element given
         return ConstantOp(from_numpy(data.reshape(1), result_type))
     return ConstantOp(from_numpy(np.broadcast_to(data, shape_of(result_type)), result_type))

@@ -134,4 +134,4 @@ def fold_bitcast_convert(op: Operation, rewriter: PatternRewriter) -> None:
         return
     if value.shape != tuple(op.results[0].type.get_shape()):  # pyright: ignore
         return
-    replace_with_constant(rewriter, op, np.ascontiguousarray(value).view(to))
+    replace_with_constant(rewriter, op, np.ascontiguousarray(value).view(to).reshape(value.shape))

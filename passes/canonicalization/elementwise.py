@@ -33,7 +33,7 @@ from passes.canonicalization.common import (
     splat_value,
     tensor_dtype,
 )
-from xla_dialect.types import is_tensor, shape_of
+from xla_dialect.types import element_type_of, is_tensor, shape_of
 
 Array = np.ndarray
 
@@ -721,3 +721,112 @@ def fold_complex_parts(op: Operation, rewriter: PatternRewriter) -> None:
 
 
 __all__ = ["BINARY_FOLDERS", "COMMUTATIVE", "COMPARISONS", "UNARY_FOLDERS"]
+
+
+@pattern("xla.maximum", "xla.minimum")
+def extreme_is_identity(op: Operation, rewriter: PatternRewriter) -> None:
+    """`max(x, lowest)` and `min(x, highest)` are `x` (`-inf`/`+inf` for floats, NaN
+    still propagating; the type's bounds for integers)."""
+    if not _keeps_type(op):
+        return
+    value = splat_value(op.operands[1])
+    dtype = tensor_dtype(op.results[0].type)
+    if value is None or dtype is None or dtype.kind == "c":
+        return
+    if dtype.kind in "iu":
+        info = np.iinfo(dtype)
+        bound = info.min if op.name == "xla.maximum" else info.max
+        matches = int(value) == int(bound)
+    elif dtype == np.bool_:
+        matches = bool(value) == (op.name == "xla.minimum")
+    else:
+        matches = float(value) == (-np.inf if op.name == "xla.maximum" else np.inf)
+    if matches:
+        replace_with_values(rewriter, op, [op.operands[0]])
+
+
+@pattern("xla.subtract")
+def integer_zero_minus(op: Operation, rewriter: PatternRewriter) -> None:
+    """`0 - x` is `-x` on integers (on floats `0 - 0` is `+0`, `-0` is `-0`)."""
+    dtype = tensor_dtype(op.results[0].type)
+    if dtype is not None and dtype.kind in "iu" and _keeps_type(op) and _is_zero(op.operands[0]):
+        replace_with_op(rewriter, op, rebuild(op, operands=[op.operands[1]], name="xla.negate", properties={}))
+
+
+@pattern("xla.multiply")
+def integer_times_minus_one(op: Operation, rewriter: PatternRewriter) -> None:
+    """`x * -1` is `-x` on signed integers (wrapping alike)."""
+    dtype = tensor_dtype(op.results[0].type)
+    if dtype is not None and dtype.kind == "i" and _keeps_type(op) and is_splat_of(op.operands[1], -1):
+        replace_with_op(rewriter, op, rebuild(op, operands=[op.operands[0]], name="xla.negate", properties={}))
+
+
+INVERTED_DIRECTION = {"EQ": "NE", "NE": "EQ", "LT": "GE", "GE": "LT", "GT": "LE", "LE": "GT"}
+
+
+@pattern("xla.not")
+def not_of_integer_comparison(op: Operation, rewriter: PatternRewriter) -> None:
+    """`not(a < b)` is `a >= b` on integers (not on floats: NaN compares false both ways)."""
+    cmp = producer(op.operands[0], "xla.compare")
+    dtype = tensor_dtype(cmp.operands[0].type) if cmp is not None else None
+    if cmp is None or dtype is None or dtype.kind not in "iub" or _compare_type(cmp) == "TOTALORDER":
+        return
+    from xla_dialect.attributes import ComparisonDirection, ComparisonDirectionAttr
+
+    direction = ComparisonDirectionAttr(ComparisonDirection(INVERTED_DIRECTION[_direction(cmp)]))
+    new = rebuild(cmp, properties={"comparison_direction": direction})
+    new.attributes.update(op.attributes)
+    rewriter.replace(op, new)
+
+
+@pattern("xla.real")
+def real_of_real(op: Operation, rewriter: PatternRewriter) -> None:
+    """`real(x)` of a real-typed `x` is `x`."""
+    if op.operands[0].type == op.results[0].type:
+        replace_with_values(rewriter, op, [op.operands[0]])
+
+
+@pattern("xla.reduce_precision")
+def reduce_precision_to_own(op: Operation, rewriter: PatternRewriter) -> None:
+    """`reduce_precision` to at least the type's own exponent and mantissa bits does nothing."""
+    import ml_dtypes
+
+    dtype = tensor_dtype(op.operands[0].type)
+    if dtype is None or dtype.kind in "iubc":
+        return
+    try:
+        info = ml_dtypes.finfo(dtype)
+    except (TypeError, ValueError):
+        return
+    exponent_bits = int(np.log2(info.maxexp)) + 1
+    e = op.properties["exponent_bits"].value.data  # pyright: ignore
+    m = op.properties["mantissa_bits"].value.data  # pyright: ignore
+    if e >= exponent_bits and m >= info.nmant:
+        replace_with_values(rewriter, op, [op.operands[0]])
+
+
+SINKABLE = ("xla.add", "xla.subtract", "xla.multiply", "xla.divide", "xla.maximum", "xla.minimum",
+            "xla.and", "xla.or", "xla.xor", "xla.remainder", "xla.power", "xla.atan2")
+
+
+@pattern(*SINKABLE)
+def sink_shape_op(op: Operation, rewriter: PatternRewriter) -> None:
+    """`f(transpose(a, p), transpose(b, p))` is `transpose(f(a, b), p)`, and likewise
+    for `reshape`s of one type (XLA's algebraic simplifier sinks them past the
+    element-wise op: one shape op instead of two)."""
+    lhs = producer(op.operands[0], "xla.transpose", "xla.reshape")
+    rhs = producer(op.operands[1], "xla.transpose", "xla.reshape")
+    if lhs is None or rhs is None or lhs.name != rhs.name or "broadcast_dimensions" in op.properties:
+        return
+    if lhs.operands[0].type != rhs.operands[0].type or dict(lhs.properties) != dict(rhs.properties):
+        return
+    if "dimensions" in lhs.properties or not _same_shapes(op):
+        return
+    from xla_dialect.types import tensor
+
+    inner_shape = shape_of(lhs.operands[0].type)
+    inner = rebuild(op, operands=[lhs.operands[0], rhs.operands[0]],
+                    result_types=[tensor(inner_shape, element_type_of(op.results[0].type))])
+    inner.attributes.clear()
+    rewriter.insert(inner, InsertPoint.before(op))
+    replace_with_op(rewriter, op, rebuild(lhs, operands=[inner.results[0]], result_types=[op.results[0].type]))

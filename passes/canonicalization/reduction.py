@@ -312,3 +312,61 @@ def sort_negative_dimension(op: Operation, rewriter: PatternRewriter) -> None:
         rank = len(shape_of(op.operands[0].type))
         op.properties["dimension"] = IntegerAttr(dim + rank, i64)
         rewriter.handle_operation_modification(op)
+
+
+@pattern("xla.reduce")
+def reduce_of_unit_dimensions(op: Operation, rewriter: PatternRewriter) -> None:
+    """A one-input `reduce` over dimensions of size 1 whose init is the body op's
+    identity is a `reshape`: each result combines one element with the identity."""
+    if _half(op) != 1 or not all(is_static(v.type) for v in (*op.operands, *op.results)):
+        return
+    name = single_op_body(op)
+    shape = shape_of(op.operands[0].type)
+    dims = ints_of(op.properties["dimensions"])
+    if name is None or not dims or any(shape[d] != 1 for d in dims):
+        return
+    if not _is_identity(name, op.operands[1]):
+        return
+    dtype = tensor_dtype(op.results[0].type)
+    if name in ("xla.add", "xla.multiply") and dtype is not None and dtype.kind not in "iub":
+        return  # -0.0 + 0.0 is +0.0: for floats the identity is not exact
+    new = rebuild(op, name="xla.reshape", operands=[op.operands[0]], properties={})
+    rewriter.replace(op, new)
+
+
+@pattern("xla.map")
+def map_of_one_op(op: Operation, rewriter: PatternRewriter) -> None:
+    """A `map` over all dimensions whose computation is one element-wise op of its
+    arguments, in order, is that op applied to the inputs (XLA's simplifier)."""
+    region = op.regions[0]
+    if len(region.blocks) != 1:
+        return
+    block = region.block
+    ops = list(block.ops)
+    if len(ops) != 2 or list(ops[1].operands) != [ops[0].results[0]] or list(ops[0].operands) != list(block.args):
+        return
+    body = ops[0]
+    if body.regions or len(body.results) != 1 or body.properties.get("broadcast_dimensions") is not None:
+        return
+    rank = len(shape_of(op.results[0].type))
+    if ints_of(op.properties["dimensions"]) != tuple(range(rank)):
+        return
+    if body.name not in ELEMENTWISE_NAMES:
+        return
+    from xla_dialect.types import element_type_of, tensor
+
+    result_type = tensor(shape_of(op.results[0].type), element_type_of(body.results[0].type))
+    new = rebuild(body, operands=list(op.operands), result_types=[result_type])
+    if result_type != op.results[0].type:
+        return
+    new.attributes.update(op.attributes)
+    rewriter.replace(op, new)
+
+
+ELEMENTWISE_NAMES = frozenset(
+    {"xla.add", "xla.subtract", "xla.multiply", "xla.divide", "xla.remainder", "xla.maximum", "xla.minimum",
+     "xla.power", "xla.atan2", "xla.and", "xla.or", "xla.xor", "xla.negate", "xla.abs", "xla.exponential",
+     "xla.log", "xla.sqrt", "xla.rsqrt", "xla.tanh", "xla.sine", "xla.cosine", "xla.floor", "xla.ceil",
+     "xla.not", "xla.sign", "xla.logistic", "xla.compare", "xla.select", "xla.clamp", "xla.convert"}
+)
+"""Element-wise ops a one-op `map` becomes (same properties, operands of the map's shape)."""

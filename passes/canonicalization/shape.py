@@ -343,3 +343,58 @@ def shape_of_splat(op: Operation, rewriter: PatternRewriter) -> None:
     if value is None or not foldable_type(t):
         return
     rewriter.replace(op, constant_op(np.asarray(value), t))
+
+
+@pattern("xla.reshape")
+def reshape_of_broadcast_in_dim(op: Operation, rewriter: PatternRewriter) -> None:
+    """A `reshape` that only inserts or removes unit dimensions, of a `broadcast_in_dim`
+    whose operand dimensions all land on non-unit dimensions, is one `broadcast_in_dim`."""
+    inner = producer(op.operands[0], "xla.broadcast_in_dim")
+    if inner is None or "dimensions" in op.properties or not _static(inner) or not _static(op):
+        return
+    source, target = shape_of(inner.results[0].type), shape_of(op.results[0].type)
+    source_big = [i for i, n in enumerate(source) if n != 1]
+    target_big = [i for i, n in enumerate(target) if n != 1]
+    if [source[i] for i in source_big] != [target[i] for i in target_big]:
+        return
+    position = dict(zip(source_big, target_big))
+    dims = ints_of(inner.properties["broadcast_dimensions"])
+    if any(d not in position for d in dims):
+        return
+    replace_with_op(
+        rewriter,
+        op,
+        rebuild(inner, operands=[inner.operands[0]], result_types=[op.results[0].type],
+                properties={"broadcast_dimensions": i64_array(position[d] for d in dims)}),
+    )
+
+
+@pattern("xla.transpose")
+def transpose_of_broadcast_in_dim(op: Operation, rewriter: PatternRewriter) -> None:
+    """`transpose(broadcast_in_dim(x, d), p)` is `broadcast_in_dim(x, p⁻¹∘d)`."""
+    inner = producer(op.operands[0], "xla.broadcast_in_dim")
+    if inner is None:
+        return
+    perm = ints_of(op.properties["permutation"])
+    inverse = {p: i for i, p in enumerate(perm)}
+    dims = ints_of(inner.properties["broadcast_dimensions"])
+    replace_with_op(
+        rewriter,
+        op,
+        rebuild(inner, operands=[inner.operands[0]], result_types=[op.results[0].type],
+                properties={"broadcast_dimensions": i64_array(inverse[d] for d in dims)}),
+    )
+
+
+@pattern("xla.transpose")
+def transpose_of_iota(op: Operation, rewriter: PatternRewriter) -> None:
+    """`transpose(iota(d), p)` is `iota(p⁻¹(d))` of the transposed type."""
+    inner = producer(op.operands[0], "xla.iota")
+    if inner is None:
+        return
+    perm = ints_of(op.properties["permutation"])
+    from xdsl.dialects.builtin import IntegerAttr, i64
+
+    dim = perm.index(int_prop(inner, "iota_dimension"))
+    replace_with_op(rewriter, op, rebuild(inner, result_types=[op.results[0].type],
+                                          properties={"iota_dimension": IntegerAttr(dim, i64)}))

@@ -485,3 +485,78 @@ def slice_of_splat(op: Operation, rewriter: PatternRewriter) -> None:
         from passes.canonicalization.common import constant_op
 
         rewriter.replace(op, constant_op(np.asarray(value), op.results[0].type))
+
+
+@pattern("xla.reverse")
+def reverse_of_nothing(op: Operation, rewriter: PatternRewriter) -> None:
+    """Reversing a value of no elements does nothing."""
+    if num_elements(op.operands[0].type) == 0 and op.operands[0].type == op.results[0].type:
+        replace_with_values(rewriter, op, [op.operands[0]])
+
+
+@pattern("xla.concatenate")
+def concatenate_of_adjacent_slices(op: Operation, rewriter: PatternRewriter) -> None:
+    """Adjacent unit-stride `slice`s of one value, contiguous along the concatenated
+    dimension, are one `slice` (XLA's algebraic simplifier)."""
+    dim = int_prop(op, "dimension")
+    operands = list(op.operands)
+    for i in range(len(operands) - 1):
+        a, b = producer(operands[i], "xla.slice"), producer(operands[i + 1], "xla.slice")
+        if a is None or b is None or a.operands[0] is not b.operands[0]:
+            continue
+        sa, la, ka = _slice_parts(a)
+        sb, lb, kb = _slice_parts(b)
+        if any(k != 1 for k in (*ka, *kb)) or la[dim] != sb[dim]:
+            continue
+        if any((sa[d], la[d]) != (sb[d], lb[d]) for d in range(len(sa)) if d != dim):
+            continue
+        from xla_dialect.types import element_type_of, tensor
+
+        shape = list(shape_of(a.results[0].type))
+        shape[dim] += shape_of(b.results[0].type)[dim]
+        start, limit = list(sa), list(la)
+        limit[dim] = lb[dim]
+        merged = _slice_of(a.operands[0], start, limit, a, tensor(shape, element_type_of(op.results[0].type)))
+        merged.attributes.clear()
+        rewriter.insert(merged, InsertPoint.before(op))
+        rest = [*operands[:i], merged.results[0], *operands[i + 2 :]]
+        if len(rest) == 1 and rest[0].type == op.results[0].type:
+            replace_with_values(rewriter, op, rest)
+        else:
+            replace_with_op(rewriter, op, rebuild(op, operands=rest))
+        return
+
+
+@pattern("xla.slice")
+def slice_of_broadcast_in_dim(op: Operation, rewriter: PatternRewriter) -> None:
+    """A `slice` of a `broadcast_in_dim` is a `broadcast_in_dim` of the slice of its
+    operand (XLA sinks the broadcast: the slice touches fewer elements)."""
+    inner = producer(op.operands[0], "xla.broadcast_in_dim")
+    if inner is None or not _static_all(inner):
+        return
+    start, limit, strides = _slice_parts(op)
+    dims = ints_of(inner.properties["broadcast_dimensions"])
+    operand = shape_of(inner.operands[0].type)
+    s2, l2, k2 = [], [], []
+    for i, d in enumerate(dims):
+        if operand[i] == 1:
+            s2.append(0), l2.append(1), k2.append(1)
+        else:
+            s2.append(start[d]), l2.append(limit[d]), k2.append(strides[d])
+    if s2 == [0] * len(s2) and l2 == list(operand) and all(k == 1 for k in k2):
+        if op.results[0].type == inner.results[0].type:
+            return
+        replace_with_op(rewriter, op, rebuild(inner, result_types=[op.results[0].type]))
+        return
+    from xla_dialect.types import element_type_of, tensor
+
+    shape = [len(range(s, e, k)) for s, e, k in zip(s2, l2, k2)]
+    sliced = rebuild(op, operands=[inner.operands[0]], properties=_slice_props(s2, l2, k2),
+                     result_types=[tensor(shape, element_type_of(op.results[0].type))])
+    sliced.attributes.clear()
+    rewriter.insert(sliced, InsertPoint.before(op))
+    replace_with_op(rewriter, op, rebuild(inner, operands=[sliced.results[0]], result_types=[op.results[0].type]))
+
+
+def _static_all(op: Operation) -> bool:
+    return all(is_static(v.type) for v in (*op.operands, *op.results))
