@@ -151,3 +151,14 @@ def tuple_of_its_elements(op: Operation, rewriter: PatternRewriter) -> None:
             return
     if source is not None and source.type == op.results[0].type:
         replace_with_values(rewriter, op, [source])
+
+
+@pattern("xla.if", "xla.case")
+def branches_alike(op: Operation, rewriter: PatternRewriter) -> None:
+    """An `if` or `case` whose branches are all the same computation runs it whatever
+    the predicate or index."""
+    first = op.regions[0]
+    if len(first.blocks) != 1 or len(op.regions) < 2:
+        return
+    if all(first.is_structurally_equivalent(r) for r in op.regions[1:]):
+        _inline_branch(rewriter, op, first.block)

@@ -830,3 +830,157 @@ def sink_shape_op(op: Operation, rewriter: PatternRewriter) -> None:
     inner.attributes.clear()
     rewriter.insert(inner, InsertPoint.before(op))
     replace_with_op(rewriter, op, rebuild(lhs, operands=[inner.results[0]], result_types=[op.results[0].type]))
+
+
+@pattern("xla.select")
+def select_of_booleans(op: Operation, rewriter: PatternRewriter) -> None:
+    """`select(p, true, false)` is `p`; `select(p, false, true)` is `not p`."""
+    if op.operands[0].type != op.results[0].type or tensor_dtype(op.results[0].type) != np.bool_:
+        return
+    on_true, on_false = op.operands[1], op.operands[2]
+    if is_splat_of(on_true, True) and is_splat_of(on_false, False):
+        replace_with_values(rewriter, op, [op.operands[0]])
+    elif is_splat_of(on_true, False) and is_splat_of(on_false, True):
+        replace_with_op(rewriter, op, rebuild(op, operands=[op.operands[0]], name="xla.not", properties={}))
+
+
+@pattern("xla.select")
+def select_of_select(op: Operation, rewriter: PatternRewriter) -> None:
+    """`select(p, select(p, a, b), c)` is `select(p, a, c)`; `select(p, a, select(p, b, c))`
+    is `select(p, a, c)`."""
+    pred, on_true, on_false = op.operands
+    inner = producer(on_true, "xla.select")
+    if inner is not None and inner.operands[0] is pred:
+        replace_with_op(rewriter, op, rebuild(op, operands=[pred, inner.operands[1], on_false]))
+        return
+    inner = producer(on_false, "xla.select")
+    if inner is not None and inner.operands[0] is pred:
+        replace_with_op(rewriter, op, rebuild(op, operands=[pred, on_true, inner.operands[2]]))
+
+
+@pattern("xla.and", "xla.or", "xla.xor")
+def with_own_complement(op: Operation, rewriter: PatternRewriter) -> None:
+    """`x & ~x` is 0; `x | ~x` and `x ^ ~x` are all ones (integers and PRED)."""
+    lhs, rhs = op.operands
+    inverted = producer(rhs, "xla.not")
+    if inverted is None or inverted.operands[0] is not lhs or not _keeps_type(op):
+        inverted = producer(lhs, "xla.not")
+        if inverted is None or inverted.operands[0] is not rhs or not _keeps_type(op):
+            return
+    dtype = tensor_dtype(op.results[0].type)
+    if dtype is None or not foldable_type(op.results[0].type):
+        return
+    zero = np.zeros((), dtype=dtype)
+    replace_with_constant(rewriter, op, zero if op.name == "xla.and" else np.invert(zero))
+
+
+@pattern("xla.negate")
+def negate_of_integer_difference(op: Operation, rewriter: PatternRewriter) -> None:
+    """`-(a - b)` is `b - a` on integers (on floats `-(a - a)` is `-0`, `a - a` is `+0`)."""
+    diff = producer(op.operands[0], "xla.subtract")
+    dtype = tensor_dtype(op.results[0].type)
+    if diff is None or dtype is None or dtype.kind not in "iu" or not _same_shapes(diff):
+        return
+    replace_with_op(rewriter, op, rebuild(diff, operands=[diff.operands[1], diff.operands[0]]))
+
+
+@pattern("xla.power")
+def power_of_small_integer(op: Operation, rewriter: PatternRewriter) -> None:
+    """`x ^ 2` is `x * x`, `x ^ 0` is 1 (NaN ^ 0 too, as IEEE's pow), `x ^ -1` is `1 / x`
+    on floats (XLA's algebraic simplifier)."""
+    value = splat_value(op.operands[1])
+    dtype = tensor_dtype(op.results[0].type)
+    if value is None or dtype is None or dtype.kind == "c" or not _keeps_type(op):
+        return
+    exponent = float(value)
+    x = op.operands[0]
+    if exponent == 2:
+        replace_with_op(rewriter, op, rebuild(op, operands=[x, x], name="xla.multiply"))
+    elif exponent == 0 and foldable_type(op.results[0].type):
+        replace_with_constant(rewriter, op, np.ones((), dtype=dtype))
+    elif exponent == -1 and dtype.kind not in "iub" and foldable_type(op.results[0].type):
+        from passes.canonicalization.common import constant_op
+
+        one = constant_op(np.ones((), dtype=dtype), op.results[0].type)
+        rewriter.insert(one, InsertPoint.before(op))
+        replace_with_op(rewriter, op, rebuild(op, operands=[one.results[0], x], name="xla.divide"))
+
+
+IDEMPOTENT_UNARY = ("xla.floor", "xla.ceil", "xla.round_nearest_even", "xla.round_nearest_afz", "xla.sign")
+
+
+@pattern(*IDEMPOTENT_UNARY)
+def rounding_of_integral(op: Operation, rewriter: PatternRewriter) -> None:
+    """Rounding (or `sign`) of a value already rounded (or a sign) is that value:
+    `floor(ceil(x))` is `ceil(x)`, `sign(sign(x))` is `sign(x)`."""
+    inner = producer(op.operands[0], *IDEMPOTENT_UNARY)
+    if inner is None or op.operands[0].type != op.results[0].type:
+        return
+    if (inner.name == "xla.sign") == (op.name == "xla.sign"):
+        replace_with_values(rewriter, op, [op.operands[0]])
+
+
+@pattern("xla.imag")
+def imag_of_real(op: Operation, rewriter: PatternRewriter) -> None:
+    """`imag(x)` of a real-typed `x` is zero."""
+    if op.operands[0].type == op.results[0].type and foldable_type(op.results[0].type):
+        replace_with_constant(rewriter, op, np.zeros((), dtype=tensor_dtype(op.results[0].type)))
+
+
+REASSOCIATIVE = ("xla.add", "xla.multiply", "xla.and", "xla.or", "xla.xor", "xla.maximum", "xla.minimum")
+
+
+@pattern(*REASSOCIATIVE)
+def combine_constants(op: Operation, rewriter: PatternRewriter) -> None:
+    """`(x op c1) op c2` is `x op (c1 op c2)`: exact for integers, PRED, and for
+    `maximum`/`minimum` of floats (XLA's algebraic simplifier)."""
+    inner = producer(op.operands[0], op.name)
+    dtype = tensor_dtype(op.results[0].type)
+    if inner is None or dtype is None or not _keeps_type(op) or not _keeps_type(inner):
+        return
+    if dtype.kind not in "iub" and op.name not in ("xla.maximum", "xla.minimum"):
+        return
+    c1, c2 = constant_value(inner.operands[1]), constant_value(op.operands[1])
+    if c1 is None or c2 is None or c1.dtype.kind == "c" or sum(1 for _ in op.operands[0].uses) != 1:
+        return
+    with np.errstate(all="ignore"):
+        combined = BINARY_FOLDERS[op.name](c1, c2)
+    if combined is None:
+        return
+    from passes.canonicalization.common import constant_op
+
+    const = constant_op(np.asarray(combined).astype(dtype), op.results[0].type)
+    rewriter.insert(const, InsertPoint.before(op))
+    replace_with_op(rewriter, op, rebuild(op, operands=[inner.operands[0], const.results[0]]))
+
+
+@pattern("xla.minimum", "xla.maximum")
+def absorption(op: Operation, rewriter: PatternRewriter) -> None:
+    """`min(x, max(x, y))` and `max(x, min(x, y))` are `x` on integers (on floats a
+    NaN `y` would propagate)."""
+    other = "xla.maximum" if op.name == "xla.minimum" else "xla.minimum"
+    dtype = tensor_dtype(op.results[0].type)
+    if dtype is None or dtype.kind not in "iub" or not _keeps_type(op):
+        return
+    x, rhs = op.operands
+    inner = producer(rhs, other)
+    if inner is not None and x in inner.operands and _keeps_type(inner):
+        replace_with_values(rewriter, op, [x])
+
+
+@pattern("xla.remainder")
+def integer_remainder_by_one(op: Operation, rewriter: PatternRewriter) -> None:
+    """`x % 1` is 0 on integers."""
+    dtype = tensor_dtype(op.results[0].type)
+    integer = dtype is not None and dtype.kind in "iu" and foldable_type(op.results[0].type)
+    if integer and _keeps_type(op) and is_splat_of(op.operands[1], 1):
+        replace_with_constant(rewriter, op, np.zeros((), dtype=dtype))
+
+
+@pattern("xla.clamp")
+def clamp_of_clamp(op: Operation, rewriter: PatternRewriter) -> None:
+    """`clamp(lo, clamp(lo, x, hi), hi)` is the inner `clamp`."""
+    inner = producer(op.operands[1], "xla.clamp")
+    same_bounds = inner is not None and inner.operands[0] is op.operands[0] and inner.operands[2] is op.operands[2]
+    if same_bounds and inner.results[0].type == op.results[0].type:  # pyright: ignore
+        replace_with_values(rewriter, op, [inner.results[0]])  # pyright: ignore

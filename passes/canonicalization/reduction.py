@@ -370,3 +370,35 @@ ELEMENTWISE_NAMES = frozenset(
      "xla.not", "xla.sign", "xla.logistic", "xla.compare", "xla.select", "xla.clamp", "xla.convert"}
 )
 """Element-wise ops a one-op `map` becomes (same properties, operands of the map's shape)."""
+
+
+@pattern("xla.reduce")
+def reduce_of_transpose(op: Operation, rewriter: PatternRewriter) -> None:
+    """A `reduce` of a `transpose` whose kept dimensions stay in order reduces the
+    transpose's operand over the permuted dimensions instead."""
+    if _half(op) != 1:
+        return
+    inner = producer(op.operands[0], "xla.transpose")
+    if inner is None:
+        return
+    perm = ints_of(inner.properties["permutation"])
+    dims = ints_of(op.properties["dimensions"])
+    kept = [perm[i] for i in range(len(perm)) if i not in dims]
+    if kept != sorted(kept):
+        return
+    new = rebuild(op, operands=[inner.operands[0], op.operands[1]],
+                  properties={"dimensions": i64_array(sorted(perm[d] for d in dims))})
+    new.add_region(op.detach_region(0))
+    rewriter.replace(op, new)
+
+
+@pattern("xla.sort")
+def sort_of_unit_dimension(op: Operation, rewriter: PatternRewriter) -> None:
+    """Sorting along a dimension of size 0 or 1 leaves every operand as it is."""
+    if "dimension" not in op.properties:
+        return
+    dim = int_prop(op, "dimension")
+    shape = shape_of(op.operands[0].type)
+    unit = -len(shape) <= dim < len(shape) and shape[dim] in (0, 1)
+    if unit and all(v.type == r.type for v, r in zip(op.operands, op.results)):
+        replace_with_values(rewriter, op, list(op.operands))

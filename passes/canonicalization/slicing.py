@@ -560,3 +560,62 @@ def slice_of_broadcast_in_dim(op: Operation, rewriter: PatternRewriter) -> None:
 
 def _static_all(op: Operation) -> bool:
     return all(is_static(v.type) for v in (*op.operands, *op.results))
+
+
+@pattern("xla.slice")
+def slice_of_transpose(op: Operation, rewriter: PatternRewriter) -> None:
+    """`slice(transpose(x, p))` is `transpose(slice(x), p)`: the slice moves before the
+    transpose, which then moves fewer elements (XLA's simplifier)."""
+    inner = producer(op.operands[0], "xla.transpose")
+    if inner is None or not _static_all(inner):
+        return
+    perm = ints_of(inner.properties["permutation"])
+    start, limit, strides = _slice_parts(op)
+    rank = len(perm)
+    s2, l2, k2 = [0] * rank, [0] * rank, [1] * rank
+    for i, p in enumerate(perm):
+        s2[p], l2[p], k2[p] = start[i], limit[i], strides[i]
+    from xla_dialect.types import element_type_of, tensor
+
+    shape = [len(range(s, e, k)) for s, e, k in zip(s2, l2, k2)]
+    sliced = rebuild(op, operands=[inner.operands[0]], properties=_slice_props(s2, l2, k2),
+                     result_types=[tensor(shape, element_type_of(op.results[0].type))])
+    sliced.attributes.clear()
+    rewriter.insert(sliced, InsertPoint.before(op))
+    replace_with_op(rewriter, op, rebuild(inner, operands=[sliced.results[0]], result_types=[op.results[0].type]))
+
+
+@pattern("xla.reverse")
+def reverse_of_broadcast(op: Operation, rewriter: PatternRewriter) -> None:
+    """Reversing only dimensions a `broadcast_in_dim` made (along which every element
+    is equal) does nothing."""
+    inner = producer(op.operands[0], "xla.broadcast_in_dim")
+    if inner is None or op.operands[0].type != op.results[0].type:
+        return
+    mapped = {
+        d for i, d in enumerate(ints_of(inner.properties["broadcast_dimensions"]))
+        if shape_of(inner.operands[0].type)[i] != 1
+    }
+    if not set(ints_of(op.properties["dimensions"])) & mapped:
+        replace_with_values(rewriter, op, [op.operands[0]])
+
+
+@pattern("xla.pad")
+def pad_that_crops(op: Operation, rewriter: PatternRewriter) -> None:
+    """A `pad` with no positive padding anywhere only crops: it is a `slice`."""
+    low, high, interior = _pad_parts(op)
+    if any(interior) or any(v > 0 for v in (*low, *high)) or not _static_all(op):
+        return
+    if not any(low) and not any(high):
+        return
+    shape = shape_of(op.operands[0].type)
+    start = [-lo for lo in low]
+    limit = [n + hi for n, hi in zip(shape, high)]
+    replace_with_op(rewriter, op, _slice_of(op.operands[0], start, limit, op, op.results[0].type))
+
+
+@pattern("xla.dynamic_slice")
+def dynamic_slice_of_everything(op: Operation, rewriter: PatternRewriter) -> None:
+    """A `dynamic_slice` as large as its operand is the operand (the indices clamp to 0)."""
+    if op.operands[0].type == op.results[0].type and is_static(op.results[0].type):
+        replace_with_values(rewriter, op, [op.operands[0]])
