@@ -984,3 +984,23 @@ def clamp_of_clamp(op: Operation, rewriter: PatternRewriter) -> None:
     same_bounds = inner is not None and inner.operands[0] is op.operands[0] and inner.operands[2] is op.operands[2]
     if same_bounds and inner.results[0].type == op.results[0].type:  # pyright: ignore
         replace_with_values(rewriter, op, [inner.results[0]])  # pyright: ignore
+
+
+@pattern("xla.xor")
+def xor_of_complements(op: Operation, rewriter: PatternRewriter) -> None:
+    """`~x ^ ~y` is `x ^ y`."""
+    a, b = producer(op.operands[0], "xla.not"), producer(op.operands[1], "xla.not")
+    if a is not None and b is not None and _keeps_type(op):
+        replace_with_op(rewriter, op, rebuild(op, operands=[a.operands[0], b.operands[0]]))
+
+
+@pattern("xla.compare")
+def compare_predicate_to_its_negation(op: Operation, rewriter: PatternRewriter) -> None:
+    """`compare EQ, p, false` and `compare NE, p, true` on PRED are `not p`."""
+    if tensor_dtype(op.operands[0].type) != np.bool_ or not _same_shapes(op):
+        return
+    direction = _direction(op)
+    if (direction == "EQ" and is_splat_of(op.operands[1], False)) or (
+        direction == "NE" and is_splat_of(op.operands[1], True)
+    ):
+        replace_with_op(rewriter, op, rebuild(op, operands=[op.operands[0]], name="xla.not", properties={}))

@@ -312,6 +312,7 @@ def sort_negative_dimension(op: Operation, rewriter: PatternRewriter) -> None:
         rank = len(shape_of(op.operands[0].type))
         op.properties["dimension"] = IntegerAttr(dim + rank, i64)
         rewriter.handle_operation_modification(op)
+        rewriter.has_done_action = True
 
 
 @pattern("xla.reduce")
@@ -402,3 +403,39 @@ def sort_of_unit_dimension(op: Operation, rewriter: PatternRewriter) -> None:
     unit = -len(shape) <= dim < len(shape) and shape[dim] in (0, 1)
     if unit and all(v.type == r.type for v, r in zip(op.operands, op.results)):
         replace_with_values(rewriter, op, list(op.operands))
+
+
+@pattern("xla.reduce")
+def reduce_of_broadcast(op: Operation, rewriter: PatternRewriter) -> None:
+    """Reducing by `maximum`/`minimum`/`and`/`or` (idempotent) over dimensions a
+    `broadcast_in_dim` made, with the op's identity as init, is the broadcast without
+    them (XLA's simplifier)."""
+    if _half(op) != 1:
+        return
+    inner = producer(op.operands[0], "xla.broadcast_in_dim")
+    name = single_op_body(op)
+    if inner is None or name not in ("xla.maximum", "xla.minimum", "xla.and", "xla.or"):
+        return
+    if name in ("xla.and", "xla.or") and tensor_dtype(op.results[0].type) != np.bool_:
+        return
+    if name in ("xla.and", "xla.or"):
+        identity_ok = is_splat_of_bool(op.operands[1], name == "xla.and")
+    else:
+        identity_ok = _is_identity(name, op.operands[1])
+    if not identity_ok:
+        return
+    dims = set(ints_of(op.properties["dimensions"]))
+    mapped = ints_of(inner.properties["broadcast_dimensions"])
+    if dims & set(mapped):
+        return
+    kept = [d for d in range(len(shape_of(inner.results[0].type))) if d not in dims]
+    new_dims = i64_array(kept.index(d) for d in mapped)
+    new = rebuild(inner, result_types=[op.results[0].type], properties={"broadcast_dimensions": new_dims})
+    new.attributes.clear()
+    new.attributes.update(op.attributes)
+    rewriter.replace(op, new)
+
+
+def is_splat_of_bool(value: SSAValue, truth: bool) -> bool:
+    v = splat_value(value)
+    return v is not None and bool(v) == truth

@@ -132,31 +132,6 @@ def fold_reshape(op: Operation, rewriter: PatternRewriter) -> None:
     replace_with_constant(rewriter, op, value.reshape(shape_of(op.results[0].type)))
 
 
-@pattern("xla.reshape")
-def reshape_of_unit_broadcast(op: Operation, rewriter: PatternRewriter) -> None:
-    """`reshape(broadcast_in_dim(x))` that only inserted unit dimensions, back to a
-    shape of the same elements, is one `reshape` of `x`."""
-    inner = producer(op.operands[0], "xla.broadcast_in_dim")
-    if inner is None or "dimensions" in op.properties or not _static(inner):
-        return
-    if int(np.prod(shape_of(inner.operands[0].type))) != int(
-        np.prod(shape_of(inner.results[0].type))
-    ):
-        return
-    dims = ints_of(inner.properties["broadcast_dimensions"])
-    if list(dims) != sorted(dims):
-        return
-    if inner.operands[0].type == op.results[0].type:
-        replace_with_values(rewriter, op, [inner.operands[0]])
-    else:
-        replace_with_op(rewriter, op, rebuild(op, operands=[inner.operands[0]]))
-
-
-# ---------------------------------------------------------------------------
-# broadcast_in_dim and broadcast
-# ---------------------------------------------------------------------------
-
-
 def _broadcast_array(
     value: np.ndarray, dims: tuple[int, ...], shape: tuple[int, ...]
 ) -> np.ndarray:
@@ -250,25 +225,6 @@ def broadcast_in_dim_of_broadcast_in_dim(op: Operation, rewriter: PatternRewrite
             op,
             operands=[inner.operands[0]],
             properties={"broadcast_dimensions": i64_array(d2[d] for d in d1)},
-        ),
-    )
-
-
-@pattern("xla.broadcast_in_dim")
-def broadcast_in_dim_of_reshape_of_scalar(op: Operation, rewriter: PatternRewriter) -> None:
-    """`broadcast_in_dim(reshape(s))` of a one-element value is `broadcast_in_dim(s)`
-    from the value's own unit-free form."""
-    inner = producer(op.operands[0], "xla.reshape")
-    if inner is None or "dimensions" in inner.properties or not _static(inner):
-        return
-    source = shape_of(inner.operands[0].type)
-    if source != () or int(np.prod(shape_of(inner.results[0].type))) != 1:
-        return
-    replace_with_op(
-        rewriter,
-        op,
-        rebuild(
-            op, operands=[inner.operands[0]], properties={"broadcast_dimensions": i64_array([])}
         ),
     )
 
@@ -386,15 +342,51 @@ def transpose_of_broadcast_in_dim(op: Operation, rewriter: PatternRewriter) -> N
     )
 
 
-@pattern("xla.transpose")
-def transpose_of_iota(op: Operation, rewriter: PatternRewriter) -> None:
-    """`transpose(iota(d), p)` is `iota(p⁻¹(d))` of the transposed type."""
-    inner = producer(op.operands[0], "xla.iota")
-    if inner is None:
+@pattern("xla.reshape")
+def reshape_of_scalar_broadcast(op: Operation, rewriter: PatternRewriter) -> None:
+    """A `reshape` of a scalar broadcast is the scalar broadcast to the new shape."""
+    inner = producer(op.operands[0], "xla.broadcast_in_dim")
+    if inner is None or shape_of(inner.operands[0].type) != () or "dimensions" in op.properties:
         return
-    perm = ints_of(op.properties["permutation"])
-    from xdsl.dialects.builtin import IntegerAttr, i64
+    replace_with_op(rewriter, op, rebuild(inner, result_types=[op.results[0].type]))
 
-    dim = perm.index(int_prop(inner, "iota_dimension"))
-    replace_with_op(rewriter, op, rebuild(inner, result_types=[op.results[0].type],
-                                          properties={"iota_dimension": IntegerAttr(dim, i64)}))
+
+@pattern("xla.broadcast_in_dim")
+def broadcast_in_dim_of_unit_reshape(op: Operation, rewriter: PatternRewriter) -> None:
+    """`broadcast_in_dim(reshape(x))`, the reshape only inserting or removing unit
+    dimensions, is one `broadcast_in_dim` of `x` (JAX's expand_dims, then broadcast)."""
+    inner = producer(op.operands[0], "xla.reshape")
+    if inner is None or "dimensions" in inner.properties or not _static(inner):
+        return
+    source, middle = shape_of(inner.operands[0].type), shape_of(inner.results[0].type)
+    source_big = [i for i, n in enumerate(source) if n != 1]
+    middle_big = [i for i, n in enumerate(middle) if n != 1]
+    if [source[i] for i in source_big] != [middle[i] for i in middle_big] or len(source_big) != len(source):
+        return
+    dims = ints_of(op.properties["broadcast_dimensions"])
+    position = dict(zip(source_big, middle_big))
+    replace_with_op(
+        rewriter,
+        op,
+        rebuild(op, operands=[inner.operands[0]],
+                properties={"broadcast_dimensions": i64_array(dims[position[i]] for i in range(len(source)))}),
+    )
+
+
+@pattern("xla.convert")
+def convert_of_iota(op: Operation, rewriter: PatternRewriter) -> None:
+    """`convert(iota)` is an `iota` of the converted type when every index is exact in it."""
+    inner = producer(op.operands[0], "xla.iota")
+    t = op.results[0].type
+    if inner is None or not is_static(t):
+        return
+    from passes.canonicalization.common import tensor_dtype
+
+    dtype = tensor_dtype(t)
+    if dtype is None or dtype.kind in "bc":
+        return
+    size = shape_of(t)[int_prop(inner, "iota_dimension")]
+    exact = np.asarray(size - 1).astype(dtype)
+    if float(exact) != size - 1 or (dtype.kind not in "iu" and float(np.asarray(size - 2).astype(dtype)) != size - 2):
+        return
+    replace_with_op(rewriter, op, rebuild(inner, result_types=[t]))

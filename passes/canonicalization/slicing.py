@@ -222,23 +222,6 @@ def fold_dynamic_update_slice(op: Operation, rewriter: PatternRewriter) -> None:
     replace_with_constant(rewriter, op, result)
 
 
-@pattern("xla.dynamic_slice")
-def fold_dynamic_slice(op: Operation, rewriter: PatternRewriter) -> None:
-    """`dynamic_slice` of a constant at constant indices is a constant."""
-    value = constant_value(op.operands[0])
-    indices = _constant_indices(op.operands[1:])
-    if value is None or indices is None or not foldable_type(op.results[0].type):
-        return
-    sizes = ints_of(op.properties["slice_sizes"])
-    start = [min(max(i, 0), d - s) for i, d, s in zip(indices, value.shape, sizes)]
-    replace_with_constant(rewriter, op, value[tuple(slice(s, s + n) for s, n in zip(start, sizes))])
-
-
-# ---------------------------------------------------------------------------
-# concatenate
-# ---------------------------------------------------------------------------
-
-
 @pattern("xla.concatenate")
 def concatenate_single(op: Operation, rewriter: PatternRewriter) -> None:
     """A `concatenate` of one operand is that operand."""
@@ -619,3 +602,40 @@ def dynamic_slice_of_everything(op: Operation, rewriter: PatternRewriter) -> Non
     """A `dynamic_slice` as large as its operand is the operand (the indices clamp to 0)."""
     if op.operands[0].type == op.results[0].type and is_static(op.results[0].type):
         replace_with_values(rewriter, op, [op.operands[0]])
+
+
+@pattern("xla.dynamic_update_slice")
+def update_of_update(op: Operation, rewriter: PatternRewriter) -> None:
+    """An update written over an earlier one of the same shape at the same indices
+    hides it: `dus(dus(x, u1, i), u2, i)` is `dus(x, u2, i)`."""
+    inner = producer(op.operands[0], "xla.dynamic_update_slice")
+    if inner is None or inner.operands[1].type != op.operands[1].type:
+        return
+    if list(inner.operands[2:]) != list(op.operands[2:]) or sum(1 for _ in op.operands[0].uses) != 1:
+        return
+    replace_with_op(rewriter, op, rebuild(op, operands=[inner.operands[0], *op.operands[1:]]))
+
+
+@pattern("xla.concatenate")
+def concatenate_of_scalar_broadcasts(op: Operation, rewriter: PatternRewriter) -> None:
+    """A `concatenate` of broadcasts of one scalar is that scalar broadcast."""
+    inners = [producer(v, "xla.broadcast_in_dim") for v in op.operands]
+    if any(i is None for i in inners) or len(inners) < 2:
+        return
+    scalar = inners[0].operands[0]  # pyright: ignore
+    if shape_of(scalar.type) != () or any(i.operands[0] is not scalar for i in inners):  # pyright: ignore
+        return
+    replace_with_op(rewriter, op, rebuild(inners[0], result_types=[op.results[0].type]))  # pyright: ignore
+
+
+@pattern("xla.slice")
+def slice_of_iota(op: Operation, rewriter: PatternRewriter) -> None:
+    """A `slice` of an `iota` that starts at 0 with stride 1 along the iota dimension
+    is a smaller `iota` (the other dimensions do not change the values)."""
+    inner = producer(op.operands[0], "xla.iota")
+    if inner is None:
+        return
+    d = int_prop(inner, "iota_dimension")
+    start, _, strides = _slice_parts(op)
+    if start[d] == 0 and strides[d] == 1:
+        replace_with_op(rewriter, op, rebuild(inner, result_types=[op.results[0].type]))
