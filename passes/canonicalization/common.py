@@ -177,9 +177,8 @@ def replace_with_values(
 
 
 def replace_with_op(rewriter: PatternRewriter, op: Operation, new: Operation) -> None:
-    """Replace `op` by `new`, which inherits `op`'s discardable attributes."""
-    for key, attr in op.attributes.items():
-        new.attributes.setdefault(key, attr)
+    """Replace `op` by `new`, into which `op`'s discardable attributes merge (`op`'s win)."""
+    merge_attributes_into(op, new)
     rewriter.replace(op, new)
 
 
@@ -220,11 +219,13 @@ def merge_discardable_attributes(source: Operation, dest_value: SSAValue) -> Non
     its replacement (as StableHLO does): the source's win, except that the frontend
     attribute `xla_metadata_payload` of the surviving op is its own; dictionaries of
     frontend attributes are merged key by key."""
-    if not source.attributes:
-        return
     dest = dest_value.owner
-    if not isinstance(dest, Operation) or dest.name in ("xla.constant", "arith.constant"):
-        return
+    if isinstance(dest, Operation) and dest.name not in ("xla.constant", "arith.constant"):
+        merge_attributes_into(source, dest)
+
+
+def merge_attributes_into(source: Operation, dest: Operation) -> None:
+    """`source`'s discardable attributes into `dest` (see `merge_discardable_attributes`)."""
     for key, attr in source.attributes.items():
         mine = dest.attributes.get(key)
         if (

@@ -162,3 +162,23 @@ def branches_alike(op: Operation, rewriter: PatternRewriter) -> None:
         return
     if all(first.is_structurally_equivalent(r) for r in op.regions[1:]):
         _inline_branch(rewriter, op, first.block)
+
+
+@pattern("xla.custom_call")
+def custom_call_backend_config_to_ffi(op: Operation, rewriter: PatternRewriter) -> None:
+    """A `custom_call` of the original API whose backend config is the dictionary in
+    `mhlo.backend_config` is the typed-FFI form (`api_version = 4`, `backend_config`
+    that dictionary), as StableHLO canonicalizes it."""
+    from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, i32
+
+    config = op.attributes.get("mhlo.backend_config")
+    version = op.properties.get("api_version")
+    if not isinstance(config, DictionaryAttr) or "backend_config" in op.properties:
+        return
+    if not isinstance(version, IntegerAttr) or version.value.data != 1:
+        return
+    del op.attributes["mhlo.backend_config"]
+    op.properties["api_version"] = IntegerAttr(4, i32)
+    op.properties["backend_config"] = config
+    rewriter.handle_operation_modification(op)
+    rewriter.has_done_action = True

@@ -351,28 +351,6 @@ def reshape_of_scalar_broadcast(op: Operation, rewriter: PatternRewriter) -> Non
     replace_with_op(rewriter, op, rebuild(inner, result_types=[op.results[0].type]))
 
 
-@pattern("xla.broadcast_in_dim")
-def broadcast_in_dim_of_unit_reshape(op: Operation, rewriter: PatternRewriter) -> None:
-    """`broadcast_in_dim(reshape(x))`, the reshape only inserting or removing unit
-    dimensions, is one `broadcast_in_dim` of `x` (JAX's expand_dims, then broadcast)."""
-    inner = producer(op.operands[0], "xla.reshape")
-    if inner is None or "dimensions" in inner.properties or not _static(inner):
-        return
-    source, middle = shape_of(inner.operands[0].type), shape_of(inner.results[0].type)
-    source_big = [i for i, n in enumerate(source) if n != 1]
-    middle_big = [i for i, n in enumerate(middle) if n != 1]
-    if [source[i] for i in source_big] != [middle[i] for i in middle_big] or len(source_big) != len(source):
-        return
-    dims = ints_of(op.properties["broadcast_dimensions"])
-    position = dict(zip(source_big, middle_big))
-    replace_with_op(
-        rewriter,
-        op,
-        rebuild(op, operands=[inner.operands[0]],
-                properties={"broadcast_dimensions": i64_array(dims[position[i]] for i in range(len(source)))}),
-    )
-
-
 @pattern("xla.convert")
 def convert_of_iota(op: Operation, rewriter: PatternRewriter) -> None:
     """`convert(iota)` is an `iota` of the converted type when every index is exact in it."""

@@ -1,10 +1,12 @@
 // RUN: xla-opt %s --split-input-file -p xla-simplify | FileCheck %s
 
-// Compositions of broadcasts and reshapes, iota conversions, updates over
-// updates, predicates compared with constants.
+// Compositions of broadcasts and reshapes (broadcast_in_dim of a reshape stays, as
+// StableHLO prefers), iota conversions, updates over updates, predicates compared
+// with constants.
 // CHECK-LABEL: func.func @broadcast_reshapes
 // CHECK-NEXT: %0 = xla.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<2x6xf32>
-// CHECK-NEXT: %1 = xla.broadcast_in_dim %v, dims = [0] : (tensor<3xf32>) -> tensor<3x4xf32>
+// CHECK-NEXT: %r = xla.reshape %v : (tensor<3xf32>) -> tensor<3x1xf32>
+// CHECK-NEXT: %1 = xla.broadcast_in_dim %r, dims = [0, 1] : (tensor<3x1xf32>) -> tensor<3x4xf32>
 // CHECK-NEXT: %2 = xla.broadcast_in_dim %s, dims = [] : (tensor<f32>) -> tensor<5xf32>
 // CHECK-NEXT: func.return %0, %1, %2 : tensor<2x6xf32>, tensor<3x4xf32>, tensor<5xf32>
 func.func @broadcast_reshapes(%s: tensor<f32>, %v: tensor<3xf32>) -> (tensor<2x6xf32>, tensor<3x4xf32>, tensor<5xf32>) {

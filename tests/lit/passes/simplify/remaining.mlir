@@ -2,7 +2,9 @@
 
 // Single-branch case, dynamic_slice of everything and of a splat, sort (unused
 // operands, negative dimension), a while that never runs, slices of iota,
-// reductions of broadcasts, gather at a constant index (clamped).
+// reductions of broadcasts, gather at a constant index (clamped), zero-extent
+// operands, custom_call's backend config to the FFI form, and merging of
+// discardable attributes into the op that survives (the removed op's win).
 // CHECK-LABEL: func.func @single_branch_case
 // CHECK-NEXT: %n = xla.negate %a : tensor<f32>
 // CHECK-NEXT: func.return %n : tensor<f32>
@@ -85,5 +87,47 @@ func.func @gather_at_constant_index(%x: tensor<4x2xui32>) -> tensor<2xui32> {
   %k = xla.constant dense<7> : tensor<1xi32>
   %0 = "xla.gather"(%x, %k) <{dimension_numbers = #xla.gather<offset_dims = [0], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 0>, slice_sizes = array<i64: 1, 2>}> : (tensor<4x2xui32>, tensor<1xi32>) -> tensor<2xui32>
   func.return %0 : tensor<2xui32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @zero_extent_operands
+// CHECK-NEXT: %0 = xla.constant dense<> : tensor<1x0xi32>
+// CHECK-NEXT: %1 = "xla.scatter"(%a, %0, %u) <{scatter_dimension_numbers = #xla.scatter<index_vector_dim = 1>, indices_are_sorted = true, unique_indices = true}> ({
+// CHECK-NEXT: ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+// CHECK-NEXT: %s = xla.add %p, %q : tensor<f32>
+// CHECK-NEXT: xla.return %s : tensor<f32>
+// CHECK-NEXT: }) : (tensor<f32>, tensor<1x0xi32>, tensor<1xf32>) -> tensor<f32>
+// CHECK-NEXT: func.return %1 : tensor<f32>
+func.func @zero_extent_operands(%a: tensor<f32>, %i: tensor<1x0xi32>, %u: tensor<1xf32>) -> tensor<f32> {
+  %0 = "xla.scatter"(%a, %i, %u) <{scatter_dimension_numbers = #xla.scatter<index_vector_dim = 1>, indices_are_sorted = true, unique_indices = true}> ({
+  ^bb0(%p: tensor<f32>, %q: tensor<f32>):
+    %s = xla.add %p, %q : tensor<f32>
+    xla.return %s : tensor<f32>
+  }) : (tensor<f32>, tensor<1x0xi32>, tensor<1xf32>) -> tensor<f32>
+  func.return %0 : tensor<f32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @custom_call_to_ffi
+// CHECK-NEXT: %0 = xla.custom_call @foo(%x) {api_version = 4 : i32, backend_config = {bar = 1 : i32}} : (tensor<1xf32>) -> tensor<1xf32>
+// CHECK-NEXT: func.return %0 : tensor<1xf32>
+func.func @custom_call_to_ffi(%x: tensor<1xf32>) -> tensor<1xf32> {
+  %0 = xla.custom_call @foo(%x) {api_version = 1 : i32, mhlo.backend_config = {bar = 1 : i32}} : (tensor<1xf32>) -> tensor<1xf32>
+  func.return %0 : tensor<1xf32>
+}
+
+// -----
+
+// CHECK-LABEL: func.func @merged_attributes
+// CHECK-NEXT: %0 = xla.broadcast_in_dim %x, dims = [1] {mhlo.sharding = "outer", mhlo.frontend_attributes = {a = "1", c = "3"}} : (tensor<111xf64>) -> tensor<1x111x112xf64>
+// CHECK-NEXT: func.return %0 : tensor<1x111x112xf64>
+func.func @merged_attributes(%x: tensor<111xf64>) -> tensor<1x111x112xf64> {
+  %b = xla.broadcast_in_dim %x, dims = [0] {mhlo.sharding = "inner"} : (tensor<111xf64>) -> tensor<111x112xf64>
+  %0 = xla.reshape %b {mhlo.sharding = "outer", mhlo.frontend_attributes = {a = "1"}} : (tensor<111x112xf64>) -> tensor<1x111x112xf64>
+  %1 = xla.negate %0 {mhlo.frontend_attributes = {b = "2"}} : tensor<1x111x112xf64>
+  %2 = xla.negate %1 {mhlo.frontend_attributes = {c = "3"}} : tensor<1x111x112xf64>
+  func.return %2 : tensor<1x111x112xf64>
 }
 
