@@ -240,14 +240,33 @@ def _float_only(fn: Callable[[Array, Array], Array]) -> Callable[[Array, Array],
     return lambda a, b: fn(a, b) if a.dtype.kind == "f" or "float" in a.dtype.name else None
 
 
+def _ieee_extreme(fn: Callable[[Array, Array], Array], negative_wins: bool):
+    """IEEE 754-2019 maximum/minimum: NaN propagates and -0 < +0 (NumPy's
+    `maximum(0.0, -0.0)` may answer -0.0)."""
+
+    def fold(a: Array, b: Array) -> Array:
+        result = fn(a, b)
+        if a.dtype.kind in "iub":
+            return result
+        wide_a, wide_b = a.astype(np.float64), b.astype(np.float64)
+        zeros = (wide_a == 0) & (wide_b == 0)
+        if not bool(np.any(zeros)):
+            return result
+        sa, sb = np.signbit(wide_a), np.signbit(wide_b)
+        negative = (sa | sb) if negative_wins else (sa & sb)
+        return np.where(zeros, np.where(negative, -0.0, 0.0).astype(a.dtype), result)
+
+    return fold
+
+
 BINARY_FOLDERS: dict[str, Callable[[Array, Array], Array | None]] = {
     "xla.add": _logical(np.add, np.logical_or),
     "xla.subtract": np.subtract,
     "xla.multiply": _logical(np.multiply, np.logical_and),
     "xla.divide": _divide,
     "xla.remainder": _remainder,
-    "xla.maximum": np.maximum,
-    "xla.minimum": np.minimum,
+    "xla.maximum": _ieee_extreme(np.maximum, negative_wins=False),
+    "xla.minimum": _ieee_extreme(np.minimum, negative_wins=True),
     "xla.power": _power,
     "xla.atan2": _float_only(np.arctan2),
     "xla.and": _logical(np.bitwise_and, np.logical_and),
@@ -675,7 +694,13 @@ def fold_clamp(op: Operation, rewriter: PatternRewriter) -> None:
     assert lo is not None and x is not None and hi is not None
     if x.dtype.kind == "c":
         return
-    replace_with_constant(rewriter, op, np.minimum(np.maximum(x, lo), hi))
+    shape = shape_of(op.results[0].type)
+    lo, x, hi = (np.broadcast_to(v, shape) for v in (lo, x, hi))
+    raised = BINARY_FOLDERS["xla.maximum"](x, lo)
+    assert raised is not None
+    result = BINARY_FOLDERS["xla.minimum"](np.asarray(raised), hi)
+    assert result is not None
+    replace_with_constant(rewriter, op, np.asarray(result))
 
 
 @pattern("xla.real", "xla.imag")

@@ -131,6 +131,8 @@ def fold_reduce(op: Operation, rewriter: PatternRewriter) -> None:
     reducer = _numpy_reducer(name, x.dtype)
     if reducer is None:
         return
+    if x.dtype.kind not in "iub" and (bool(np.any(x == 0)) or bool(np.any(init == 0))):
+        return  # NumPy's maximum/minimum do not order -0 below +0 as IEEE does
     dims = ints_of(op.properties["dimensions"])
     with np.errstate(all="ignore"):
         result = (
