@@ -10,6 +10,10 @@ the project cannot read (an op, type or attribute it lacks) counts as
 `unreadable` (and as not achieved).
 
     python benchmarks/measure_simplification.py FILE [FILE ...] [-p xla-simplify] [-v]
+
+With `--count-ops`, the files are programs instead (e.g. examples/*.mlir,
+examples/jax_exports/*.mlir): it prints how many `xla`/`chlo` ops each has before
+and after the pipeline.
 """
 
 from __future__ import annotations
@@ -86,6 +90,35 @@ def judge(case: Case, pipeline: str, workdir: Path) -> Outcome:
     return Outcome(case, "fail", message[0] if message else "FileCheck failed")
 
 
+OP_LINE = re.compile(r'(= |^\s*|")(xla|chlo)\.\w+')
+
+
+def count_ops(path: str, pipeline: str | None) -> int | None:
+    """The number of `xla`/`chlo` ops of the program at `path` after `pipeline`."""
+    from xla_tools.xla_opt import main as xla_opt
+
+    out, err = io.StringIO(), io.StringIO()
+    args = [path] + (["-p", pipeline] if pipeline else [])
+    with contextlib.redirect_stdout(out), contextlib.redirect_stderr(err):
+        if xla_opt(args) != 0:
+            return None
+    return sum(1 for line in out.getvalue().splitlines() if OP_LINE.search(line))
+
+
+def print_op_counts(files: list[str], pipeline: str) -> None:
+    before_total = after_total = 0
+    for file in files:
+        before, after = count_ops(file, None), count_ops(file, pipeline)
+        if before is None or after is None:
+            print(f"{file}: unreadable")
+            continue
+        before_total += before
+        after_total += after
+        print(f"{file}: {before} -> {after} ops")
+    if before_total:
+        print(f"total: {before_total} -> {after_total} ops ({100 * (before_total - after_total) / before_total:.1f}% fewer)")
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(
         description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter
@@ -95,7 +128,11 @@ def main(argv: list[str] | None = None) -> int:
         "-p", "--pipeline", default="xla-simplify", help="the xla-opt pass pipeline"
     )
     parser.add_argument("-v", "--verbose", action="store_true", help="list every case")
+    parser.add_argument("--count-ops", action="store_true", help="count ops of programs instead")
     args = parser.parse_args(argv)
+    if args.count_ops:
+        print_op_counts(args.files, args.pipeline)
+        return 0
     totals = {"pass": 0, "fail": 0, "unreadable": 0}
     with tempfile.TemporaryDirectory() as tmp:
         for file in args.files:
