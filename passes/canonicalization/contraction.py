@@ -91,7 +91,7 @@ def dot_of_unit_contraction(op: Operation, rewriter: PatternRewriter) -> None:
     """A contraction whose contracting dimensions all have size 1 multiplies one
     element by one: `multiply(broadcast(lhs), broadcast(rhs))`."""
     dims = _contracted(op)
-    if dims is None:
+    if dims is None or "algorithm" in op.properties:  # an algorithm fixes how products are formed
         return
     lhs_batch, rhs_batch, lhs_contracting, rhs_contracting = dims
     lhs, rhs = op.operands
