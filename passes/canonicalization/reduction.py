@@ -84,12 +84,14 @@ def _numpy_reducer(name: str, dtype: np.dtype):
 
 @pattern("xla.reduce")
 def reduce_over_nothing(op: Operation, rewriter: PatternRewriter) -> None:
-    """A `reduce` over no dimensions returns its inputs (as StableHLO folds it)."""
-    n = _half(op)
-    if not ints_of(op.properties["dimensions"]) and all(
-        op.operands[i].type == op.results[i].type for i in range(n)
-    ):
-        replace_with_values(rewriter, op, list(op.operands[:n]))
+    """A one-input `reduce` over no dimensions whose init is exactly the body op's
+    identity returns its input (with another init the compiled code combines each
+    element with it once, so the op stays)."""
+    if _half(op) != 1 or ints_of(op.properties["dimensions"]) or op.operands[0].type != op.results[0].type:
+        return
+    name = single_op_body(op)
+    if name is not None and exact_identity(name, op.operands[1]):
+        replace_with_values(rewriter, op, [op.operands[0]])
 
 
 @pattern("xla.reduce")
@@ -152,6 +154,18 @@ IDENTITIES = {
     "xla.maximum": -np.inf,
     "xla.minimum": np.inf,
 }
+
+
+def exact_identity(name: str, value: SSAValue) -> bool:
+    """Whether `value` is an identity of `name` for every element, signed zero included
+    (for float `add` that is -0.0: `-0.0 + 0.0` is `+0.0`)."""
+    dtype = tensor_dtype(value.type)
+    if not _is_identity(name, value) or dtype is None:
+        return False
+    if name == "xla.add" and dtype.kind not in "iub":
+        v = splat_value(value)
+        return v is not None and bool(np.signbit(np.float64(v)))
+    return True
 
 
 def _is_identity(name: str, value: SSAValue) -> bool:
@@ -328,11 +342,8 @@ def reduce_of_unit_dimensions(op: Operation, rewriter: PatternRewriter) -> None:
     dims = ints_of(op.properties["dimensions"])
     if name is None or not dims or any(shape[d] != 1 for d in dims):
         return
-    if not _is_identity(name, op.operands[1]):
+    if not exact_identity(name, op.operands[1]):
         return
-    dtype = tensor_dtype(op.results[0].type)
-    if name in ("xla.add", "xla.multiply") and dtype is not None and dtype.kind not in "iub":
-        return  # -0.0 + 0.0 is +0.0: for floats the identity is not exact
     new = rebuild(op, name="xla.reshape", operands=[op.operands[0]], properties={})
     rewriter.replace(op, new)
 
