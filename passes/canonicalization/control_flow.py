@@ -29,7 +29,7 @@ def _inline_branch(rewriter: PatternRewriter, op: Operation, block: Block) -> No
     assert terminator is not None
     values = list(terminator.operands)
     rewriter.inline_block(block, InsertPoint.before(op))
-    rewriter.erase_op(terminator)
+    rewriter.erase(terminator)
     replace_with_values(rewriter, op, values)
 
 

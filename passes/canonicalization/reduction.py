@@ -240,7 +240,7 @@ def _drop_body_values(
     )
     for inner in reversed(list(block.ops)[:-1]):
         if all(not r.uses for r in inner.results) and not inner.regions:
-            rewriter.erase_op(inner)
+            rewriter.erase(inner)
     for i in reversed(range(len(block.args))):
         if i not in keep_args:
             if block.args[i].uses:

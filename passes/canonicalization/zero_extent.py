@@ -40,7 +40,7 @@ def zero_extent_results(op: Operation, rewriter: PatternRewriter) -> None:
         rewriter.insert(const, _constant_point(op))
         rewriter.replace_all_uses_with(result, const.results[0])
     if all(not r.uses for r in op.results):
-        rewriter.erase_op(op)
+        rewriter.erase(op)
 
 
 def _constant_point(op: Operation) -> InsertPoint:
