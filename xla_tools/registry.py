@@ -49,6 +49,12 @@ def _expose_checks() -> type[ModulePass]:
     return ExposeChecksPass
 
 
+def _simplify() -> type[ModulePass]:
+    from passes.simplify import SimplifyPass
+
+    return SimplifyPass
+
+
 def _inline_run_parallel() -> type[ModulePass]:
     from passes.inline_run_parallel import InlineRunParallelPass
 
@@ -60,6 +66,7 @@ DIALECT_PASSES: dict[str, PassFactory] = {
     "xla-decompose-chlo": _decompose_chlo,
     "xla-expose-checks": _expose_checks,
     "xla-inline-run-parallel": _inline_run_parallel,
+    "xla-simplify": _simplify,
 }
 """Passes over the `xla` dialect itself, by name."""
 
@@ -304,6 +311,7 @@ LOWERING_PASSES: dict[str, PassFactory] = {
 LOWER_TO_LLVM: tuple[str, ...] = (
     "xla-decompose-chlo",
     "xla-decompose-batch-norm",
+    "xla-simplify",
     "xla-flatten-tuples",
     "convert-xla-to-linalg",
     "linalg-fold-broadcasts",

@@ -1,11 +1,12 @@
 // RUN: xla-opt %S/../../../examples/mlp.mlir -p canonicalize | FileCheck %s
 
-// The README's main job: the bundled MLP verifies and canonicalizes; nothing in it
-// is constant-foldable, so every op stays.
+// The README's main job: the bundled MLP verifies and canonicalizes; only the
+// broadcast of the constant bias folds (into a constant), every other op stays.
 
 // CHECK-LABEL: func.func public @main
 // CHECK:       xla.dot_general %x, %w1, contracting_dims = [1] x [0]
-// CHECK:       xla.broadcast_in_dim %b1, dims = [1]
+// CHECK:       %b1b = xla.constant dense<{{\[\[}}1.000000e-01, -1.000000e-01, 2.000000e-01, 0.000000e+00, -2.000000e-01], [1.000000e-01
+// CHECK-NEXT:  xla.add %h0, %b1b : tensor<2x5xf32>
 // CHECK:       xla.maximum %h1, %zero
 // CHECK:       xla.dot %h, %w2
 // CHECK:       xla.add %l0, %b2, broadcast_dimensions = [1]
