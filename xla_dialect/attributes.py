@@ -83,6 +83,15 @@ class CustomCallApiVersion(StrEnum):
     API_VERSION_TYPED_FFI = "API_VERSION_TYPED_FFI"
 
 
+class ResultAccuracyMode(StrEnum):
+    """`mode` of `result_accuracy`: the implementation's default, the most accurate
+    it has, or within the attribute's tolerances."""
+
+    DEFAULT = "DEFAULT"
+    HIGHEST = "HIGHEST"
+    TOLERANCE = "TOLERANCE"
+
+
 @irdl_attr_definition
 class ComparisonDirectionAttr(EnumAttribute[ComparisonDirection], SpacedOpaqueSyntaxAttribute):
     name = "xla.comparison_direction"
@@ -121,6 +130,22 @@ class TransposeAttr(EnumAttribute[Transpose], SpacedOpaqueSyntaxAttribute):
 @irdl_attr_definition
 class CustomCallApiVersionAttr(EnumAttribute[CustomCallApiVersion], SpacedOpaqueSyntaxAttribute):
     name = "xla.custom_call_api_version"
+
+
+@irdl_attr_definition
+class ResultAccuracyModeAttr(EnumAttribute[ResultAccuracyMode]):
+    """Prints `#xla.result_accuracy_mode<TOLERANCE>`, as StableHLO spells it."""
+
+    name = "xla.result_accuracy_mode"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> ResultAccuracyMode:
+        with parser.in_angle_brackets():
+            return super().parse_parameter(parser)
+
+    def print_parameter(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            super().print_parameter(printer)
 
 
 # ---------------------------------------------------------------------------
@@ -552,6 +577,7 @@ ALL_ATTRIBUTES: tuple[type[Attribute], ...] = (
     RngAlgorithmAttr,
     TransposeAttr,
     CustomCallApiVersionAttr,
+    ResultAccuracyModeAttr,
     DotDimensionNumbersAttr,
     GatherDimensionNumbersAttr,
     ScatterDimensionNumbersAttr,

@@ -18,9 +18,10 @@ never claims an op StableHLO does not define.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from xdsl.context import Context
+from xdsl.dialects.builtin import UnregisteredAttr
 from xdsl.ir import Attribute, Operation, TypeAttribute
 
 STABLEHLO_PREFIX = "stablehlo."
@@ -37,6 +38,18 @@ XLA_ONLY_OPS: frozenset[str] = frozenset(
         "xla.set_dimension_size",
     }
 )
+
+
+FOREIGN_EXCLUDED_DIALECTS: frozenset[str] = frozenset({"stablehlo", "chlo", "xla", "builtin"})
+"""Dialects whose unknown attributes are errors, not foreign attributes."""
+
+
+def is_foreign_attribute(name: str, registered: Iterable[str]) -> bool:
+    """`#dialect.x` of a dialect this project does not define, such as Shardy's
+    `#sdy.op_sharding_rule<...>` or `#mhlo.*`: read and kept as opaque text, as
+    MLIR keeps the attributes of dialects it has not loaded when asked to."""
+    dialect = name.split(".", 1)[0]
+    return "." in name and dialect not in FOREIGN_EXCLUDED_DIALECTS and dialect not in set(registered)
 
 
 def xla_name(name: str) -> str | None:
@@ -71,7 +84,11 @@ class StablehloContext(Context):
         alias = xla_name(name)
         if alias is not None and (found := super().get_optional_attr(alias)) is not None:
             return found
-        return super().get_optional_attr(name)
+        found = super().get_optional_attr(name)
+        if found is None and is_foreign_attribute(name, self.registered_dialect_names):
+            # Kept verbatim (parsed body text) and printed back as it was read.
+            return UnregisteredAttr.with_name_and_type(name, False)
+        return found
 
     def get_optional_type(self, name: str) -> type[TypeAttribute] | None:
         alias = xla_name(name)
@@ -108,4 +125,4 @@ def to_stablehlo_text(text: str) -> str:
     return _XLA_NAME.sub(respell, text)
 
 
-__all__ = ["XLA_ONLY_OPS", "StablehloContext", "to_stablehlo_text", "xla_name"]
+__all__ = ["XLA_ONLY_OPS", "StablehloContext", "is_foreign_attribute", "to_stablehlo_text", "xla_name"]
