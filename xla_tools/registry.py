@@ -43,6 +43,12 @@ def _decompose_chlo() -> type[ModulePass]:
     return DecomposeChloPass
 
 
+def _decompose_lapack() -> type[ModulePass]:
+    from passes.lapack import DecomposeLapackPass
+
+    return DecomposeLapackPass
+
+
 def _expose_checks() -> type[ModulePass]:
     from passes.expose_checks import ExposeChecksPass
 
@@ -58,6 +64,7 @@ def _inline_run_parallel() -> type[ModulePass]:
 DIALECT_PASSES: dict[str, PassFactory] = {
     "xla-decompose-batch-norm": _decompose_batch_norm,
     "xla-decompose-chlo": _decompose_chlo,
+    "xla-decompose-lapack": _decompose_lapack,
     "xla-expose-checks": _expose_checks,
     "xla-inline-run-parallel": _inline_run_parallel,
 }
@@ -269,6 +276,7 @@ LOWERING_PASSES: dict[str, PassFactory] = {
 LOWER_TO_LLVM: tuple[str, ...] = (
     "xla-decompose-chlo",
     "xla-decompose-batch-norm",
+    "xla-decompose-lapack",
     "xla-flatten-tuples",
     "convert-xla-to-linalg",
     "linalg-fold-broadcasts",
