@@ -88,10 +88,9 @@ def check_expectations(
     problems: list[str] = []
     for diag in diagnostics:
         for exp in expectations:
-            if not exp.matched and exp.kind == "error" and exp.line == diag.line:
-                if exp.text in diag.message:
-                    exp.matched = True
-                    break
+            if not exp.matched and exp.kind == "error" and exp.line == diag.line and exp.text in diag.message:
+                exp.matched = True
+                break
         else:
             problems.append(f"{filename}:{diag.line}:{diag.column}: error: unexpected error: {diag.message}")
     for exp in expectations:
@@ -134,14 +133,19 @@ class XlaOptMain(xDSLOptMain):
     def register_all_targets(self) -> None:
         super().register_all_targets()
         self.available_targets["stablehlo"] = self._emit_stablehlo
+        self.available_targets["mlir-upstream"] = self._emit_stablehlo
 
     def _emit_stablehlo(self, module: ModuleOp, output: IO[str]) -> None:
-        """`-t stablehlo`: the module printed with StableHLO's names (the way back
-        from reading `stablehlo.*` as `xla.*`)."""
-        from xla_dialect.stablehlo import to_stablehlo_text
+        """`-t stablehlo` (or `-t mlir-upstream`): what upstream MLIR reads. `xla` ops
+        with StableHLO's names (the way back from reading `stablehlo.*` as `xla.*`),
+        implicit broadcasts made explicit, xDSL's spellings of upstream ops as MLIR's
+        (`xla_tools/upstream_syntax.py`)."""
+        from xla_dialect.stablehlo import explicit_broadcasts, to_stablehlo_text
+        from xla_tools.upstream_syntax import UpstreamPrinter
 
+        explicit_broadcasts(module)
         text = StringIO()
-        printer = Printer(
+        printer = UpstreamPrinter(
             stream=text,
             print_generic_format=self.args.print_op_generic,
             print_properties_as_attributes=self.args.print_no_properties,
@@ -324,7 +328,7 @@ def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None) -> in
     except FileNotFoundError as err:
         print(f"xla-opt: error: {err.strerror}: {err.filename}", file=sys.stderr)
         return 1
-    except Exception as err:  # an internal error: say so plainly, without a traceback
+    except Exception as err:  # noqa: BLE001  (an internal error: said plainly, without a traceback)
         print(f"xla-opt: internal error: {type(err).__name__}: {err}", file=sys.stderr)
         return 1
 
