@@ -43,13 +43,19 @@ XLA_ONLY_OPS: frozenset[str] = frozenset(
 FOREIGN_EXCLUDED_DIALECTS: frozenset[str] = frozenset({"stablehlo", "chlo", "xla", "builtin"})
 """Dialects whose unknown attributes are errors, not foreign attributes."""
 
+PARTIAL_DIALECTS: frozenset[str] = frozenset({"sdy"})
+"""Dialects the project defines some ops of (`xla_dialect/sdy.py`) but none of whose
+attributes: those are kept as foreign attributes."""
+
 
 def is_foreign_attribute(name: str, registered: Iterable[str]) -> bool:
     """`#dialect.x` of a dialect this project does not define, such as Shardy's
     `#sdy.op_sharding_rule<...>` or `#mhlo.*`: read and kept as opaque text, as
     MLIR keeps the attributes of dialects it has not loaded when asked to."""
     dialect = name.split(".", 1)[0]
-    return "." in name and dialect not in FOREIGN_EXCLUDED_DIALECTS and dialect not in set(registered)
+    if "." not in name or dialect in FOREIGN_EXCLUDED_DIALECTS:
+        return False
+    return dialect in PARTIAL_DIALECTS or dialect not in set(registered)
 
 
 RESPELLED_OPS: dict[str, str] = {"xla.call": "func.call"}

@@ -143,6 +143,13 @@ def linalg_c64(a, b):
     return jnp.linalg.cholesky(hpd), jnp.linalg.solve(a, b), jnp.linalg.eigvalsh(hpd)
 
 
+def sharded(a):
+    """Shardy on one device: a mesh, argument shardings and a sharding constraint."""
+    mesh = jax.make_mesh((1,), ("x",), axis_types=(jax.sharding.AxisType.Auto,))
+    spec = jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec("x"))
+    return jnp.sin(jax.lax.with_sharding_constraint(a * 2, spec))
+
+
 def main() -> None:
     key = jax.random.PRNGKey(0)
     rs = np.random.default_rng(0)
@@ -182,13 +189,19 @@ def main() -> None:
         "linalg_f32": (linalg_f32, (f32(4, 4), f32(4, 2))),
         "linalg_f64_batched": (linalg_f64_batched, (rs.standard_normal((2, 3, 3)),)),
         "linalg_c64": (linalg_c64, (c64(3, 3), c64(3, 2))),
+        "sharded": (sharded, (f32(4, 3),)),
     }
     data: dict[str, np.ndarray] = {}
+    mesh = jax.make_mesh((1,), ("x",), axis_types=(jax.sharding.AxisType.Auto,))
+    row_sharding = jax.sharding.NamedSharding(mesh, jax.sharding.PartitionSpec("x"))
+    jitted = {"sharded": jax.jit(sharded, in_shardings=row_sharding, out_shardings=row_sharding)}
     for name, (fn, args) in programs.items():
         with jax.enable_x64("f64" in name):
-            exported = export.export(jax.jit(fn))(*args)
+            exported = export.export(jitted.get(name, jax.jit(fn)))(*args)
             outputs = jax.tree_util.tree_leaves(jax.jit(fn)(*args))
-        (HERE / f"{name}.mlir").write_text(exported.mlir_module())
+        # Source locations name this script by its name, not where the checkout is.
+        text = exported.mlir_module().replace(f'"{Path(__file__).resolve()}"', '"export.py"')
+        (HERE / f"{name}.mlir").write_text(text)
         for i, leaf in enumerate(jax.tree_util.tree_leaves(args)):
             data[f"{name}.arg{i}"] = np.asarray(leaf)
         for i, out in enumerate(outputs):
