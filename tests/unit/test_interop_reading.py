@@ -66,7 +66,7 @@ def test_errors_still_point_at_the_line() -> None:
 SHARDY = """module {
   func.func @main(%a: tensor<2x2xf32>) -> tensor<2x2xf32> {
     %0 = stablehlo.custom_call @f(%a) {sdy.sharding_rule = #sdy.op_sharding_rule<([i, j])->([k, l]) {i=2, j=2, k=2, l=2}, custom>, mhlo.frontend_attributes = {num_batch_dims = "0"}} : (tensor<2x2xf32>) -> tensor<2x2xf32>
-    %1 = stablehlo.exponential %0 {result_accuracy = #stablehlo.result_accuracy<ulps = 2, mode = #stablehlo.result_accuracy_mode<TOLERANCE>>} : tensor<2x2xf32>
+    %1 = stablehlo.exponential %0 {result_accuracy = #stablehlo.result_accuracy<atol = 1.000000e-05, ulps = 2, mode = #stablehlo.result_accuracy_mode<TOLERANCE>>} : tensor<2x2xf32>
     %2 = stablehlo.tanh %1 {result_accuracy = #stablehlo.result_accuracy<mode = #stablehlo.result_accuracy_mode<HIGHEST>>} : tensor<2x2xf32>
     return %2 : tensor<2x2xf32>
   }
@@ -78,6 +78,7 @@ def test_foreign_attributes_and_result_accuracy_are_kept() -> None:
     printed = print_module(parse_module(SHARDY))
     assert "#sdy.op_sharding_rule<([i, j])->([k, l]) {i=2, j=2, k=2, l=2}, custom>" in printed
     assert "#xla.result_accuracy_mode<TOLERANCE>" in printed and "#xla.result_accuracy_mode<HIGHEST>" in printed
+    assert "<atol = 1.000000e-05, ulps = 2, mode" in printed  # StableHLO's APFloat fields print bare
     assert print_module(parse_module(printed)) == printed
 
 
