@@ -143,7 +143,7 @@ def verify_all(module: Operation, source: str | None = None) -> list[SourceDiagn
             message = _strip_note(str(err.args[0]) if err.args else str(err))
             diagnostics.append(op_diagnostic(op, message, source))
             return False
-        except Exception as err:  # a verifier that crashes is a bug; still report it
+        except Exception as err:  # noqa: BLE001  (a verifier that crashes is a bug; still report it)
             diagnostics.append(
                 op_diagnostic(op, f"verifier crashed: {type(err).__name__}: {err}", source)
             )
