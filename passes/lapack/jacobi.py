@@ -12,7 +12,8 @@ sqrt(theta^2 + 1)), c = 1 / sqrt(t^2 + 1), s = t c).
 * syevd: B = A (its `uplo` triangle), A := J^H A J and V := V J; eigenvalues
   ascending with their vectors, as LAPACK returns them.
 * gesdd: one-sided (Hestenes) Jacobi on the columns of G = A (A^H when m < n),
-  B = G^H G formed per pair: G := G J, V := V J; singular values = the column
+  B = G^H G formed per pair: G := G J, V := V J, until every pair of columns is
+  orthogonal to eps relative to their norms; singular values = the column
   norms, descending; U = G / s. Where U must have more columns than there are
   nonzero singular values (mode 'A', or rank deficiency), Householder QR of U
   (`factorizations.geqrf/orgqr`) completes it to an orthonormal basis.
@@ -127,6 +128,20 @@ def _off_norm_exceeds(h: Hlo, b: V, scale: V) -> V:
     return h.compare("GT", off2, h.mul(tol, tol))
 
 
+def _columns_not_orthogonal(h: Hlo, gram: V) -> V:
+    """Some pair of columns has |g_p^H g_q| > n eps ||g_p|| ||g_q||: the one-sided
+    method's test, relative per pair, so that the columns of small norm (small
+    singular values) come out orthogonal too."""
+    n = gram.shape[0]
+    real = real_of(gram.elem)
+    norms2 = h.sum(h.select(h.compare("EQ", h.iota([n, n], 0), h.iota([n, n], 1)), h.real(gram), h.const(0, real, [n, n])), [0])
+    scale = h.mul(h.broadcast(norms2, [n, n], [0]), h.broadcast(norms2, [n, n], [1]))
+    off = h.select(h.compare("EQ", h.iota([n, n], 0), h.iota([n, n], 1)), h.const(0, real, [n, n]), h.abs2(gram))
+    eps = n * epsilon(gram.elem)
+    exceeds = h.compare("GT", off, h.mul(scale, h.const(eps * eps, real)))
+    return h.reduce("or", exceeds, [0, 1], False)
+
+
 def _permutation(h: Hlo, order: V, elem: str) -> V:
     """P with P[i, j] = 1 where order[j] == i: x P takes x's columns in `order`."""
     n = order.shape[0]
@@ -177,7 +192,6 @@ def gesdd(h: Hlo, a: V, mode: int, result_shapes: Sequence[Sequence[int]]) -> li
         left, right, s, info = g, h.const(1, a.elem, [1, 1]), h.reshape(norm, [1]), h.i32(0)
         left = h.div(left, h.as_elem(h.select(h.compare("EQ", norm, h.const(0, real)), h.const(1, real), norm), a.elem))
     else:
-        scale = h.sum(h.abs2(g), [0, 1])  # ||G^H G||_F <= ||G||_F^2
 
         def gram(b: Hlo, x: V) -> V:
             return b.dot(b.conj(x), x, 0, 0)
@@ -194,7 +208,7 @@ def gesdd(h: Hlo, a: V, mode: int, result_shapes: Sequence[Sequence[int]]) -> li
             return [_rotate_columns(b, x, p, q, j), _rotate_columns(b, vectors, p, q, j)]
 
         (x, vectors), info = _sweeps(
-            h, k, [g, _identity(h, k, a.elem)], lambda b, v: _off_norm_exceeds(b, gram(b, v[0]), scale), rotate
+            h, k, [g, _identity(h, k, a.elem)], lambda b, v: _columns_not_orthogonal(b, gram(b, v[0])), rotate
         )
         norms = h.sqrt(h.sum(h.abs2(x), [0]))
         s, order = h.sort([norms, h.iota([k], 0)], descending=True)
