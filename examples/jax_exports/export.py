@@ -143,6 +143,15 @@ def linalg_c64(a, b):
     return jnp.linalg.cholesky(hpd), jnp.linalg.solve(a, b), jnp.linalg.eigvalsh(hpd)
 
 
+def linalg_vectors(a):
+    """Eigenvectors, singular vectors and Q, compared through what does not depend
+    on their signs: the reconstructions and the products with their adjoints."""
+    w, v = jnp.linalg.eigh(a + a.T)
+    u, s, vt = jnp.linalg.svd(a[:, :3] @ a[:3, :] + a)
+    q, r = jnp.linalg.qr(a[:, :3], mode="complete")
+    return (v * w) @ v.T, v.T @ v, (u * s) @ vt, u @ u.T, q @ r, q.T @ q, jnp.linalg.pinv(a[:4, :])
+
+
 def sharded(a):
     """Shardy on one device: a mesh, argument shardings and a sharding constraint."""
     mesh = jax.make_mesh((1,), ("x",), axis_types=(jax.sharding.AxisType.Auto,))
@@ -190,6 +199,7 @@ def main() -> None:
         "linalg_f64_batched": (linalg_f64_batched, (rs.standard_normal((2, 3, 3)),)),
         "linalg_c64": (linalg_c64, (c64(3, 3), c64(3, 2))),
         "sharded": (sharded, (f32(4, 3),)),
+        "linalg_vectors": (linalg_vectors, (f32(5, 5),)),
     }
     data: dict[str, np.ndarray] = {}
     mesh = jax.make_mesh((1,), ("x",), axis_types=(jax.sharding.AxisType.Auto,))
