@@ -10,7 +10,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import ArrayAttr, BoolAttr, IntAttr, IntegerAttr, IntegerType
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BoolAttr,
+    Float64Type,
+    FloatAttr,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+)
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, ParametrizedAttribute, SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import irdl_attr_definition
@@ -83,6 +91,15 @@ class CustomCallApiVersion(StrEnum):
     API_VERSION_TYPED_FFI = "API_VERSION_TYPED_FFI"
 
 
+class ResultAccuracyMode(StrEnum):
+    """`mode` of `result_accuracy`: the implementation's default, the most accurate
+    it has, or within the attribute's tolerances."""
+
+    DEFAULT = "DEFAULT"
+    HIGHEST = "HIGHEST"
+    TOLERANCE = "TOLERANCE"
+
+
 @irdl_attr_definition
 class ComparisonDirectionAttr(EnumAttribute[ComparisonDirection], SpacedOpaqueSyntaxAttribute):
     name = "xla.comparison_direction"
@@ -123,6 +140,22 @@ class CustomCallApiVersionAttr(EnumAttribute[CustomCallApiVersion], SpacedOpaque
     name = "xla.custom_call_api_version"
 
 
+@irdl_attr_definition
+class ResultAccuracyModeAttr(EnumAttribute[ResultAccuracyMode]):
+    """Prints `#xla.result_accuracy_mode<TOLERANCE>`, as StableHLO spells it."""
+
+    name = "xla.result_accuracy_mode"
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> ResultAccuracyMode:
+        with parser.in_angle_brackets():
+            return super().parse_parameter(parser)
+
+    def print_parameter(self, printer: Printer) -> None:
+        with printer.in_angle_brackets():
+            super().print_parameter(printer)
+
+
 # ---------------------------------------------------------------------------
 # Keyword structs
 # ---------------------------------------------------------------------------
@@ -140,10 +173,13 @@ class KeywordStructAttr(ParametrizedAttribute):
     `FIELDS` lists (name, kind) in parameter order; kind is `ints` (an integer list,
     default empty), `int` (default 0), `bool` (default false) or `attr` (any attribute,
     `none` absent). Fields at their default are omitted when printing and may be
-    omitted when parsing, as StableHLO does.
+    omitted when parsing, as StableHLO does (unless `PRINT_DEFAULTS`: StableHLO's
+    parser of that struct wants every field). An f64 float prints bare (`1.0e-05`),
+    as StableHLO prints its APFloat fields.
     """
 
     FIELDS: ClassVar[tuple[tuple[str, str], ...]] = ()
+    PRINT_DEFAULTS: ClassVar[bool] = False
 
     @classmethod
     def _default(cls, kind: str) -> Attribute:
@@ -191,7 +227,7 @@ class KeywordStructAttr(ParametrizedAttribute):
     def print_parameters(self, printer: Printer) -> None:
         entries: list[str] = []
         for (name, kind), value in zip(self.FIELDS, self.parameters, strict=True):
-            if value == self._default(kind):
+            if value == self._default(kind) and not (self.PRINT_DEFAULTS and kind != "attr"):
                 continue
             if kind == "ints":
                 assert isinstance(value, ArrayAttr)
@@ -206,7 +242,10 @@ class KeywordStructAttr(ParametrizedAttribute):
                 from io import StringIO
 
                 out = StringIO()
-                Printer(stream=out).print_attribute(value)
+                if isinstance(value, FloatAttr) and isinstance(value.type, Float64Type):
+                    Printer(stream=out).print_float(value.value.data, value.type)
+                else:
+                    Printer(stream=out).print_attribute(value)
                 entries.append(f"{name} = {out.getvalue()}")
         printer.print_string("<" + ", ".join(entries) + ">")
 
@@ -331,6 +370,7 @@ class OutputOperandAliasAttr(KeywordStructAttr):
     """`output_operand_aliases` entry of `custom_call`."""
 
     name = "xla.output_operand_alias"
+    PRINT_DEFAULTS = True
     FIELDS = (
         ("output_tuple_indices", "ints"),
         ("operand_index", "int"),
@@ -552,6 +592,7 @@ ALL_ATTRIBUTES: tuple[type[Attribute], ...] = (
     RngAlgorithmAttr,
     TransposeAttr,
     CustomCallApiVersionAttr,
+    ResultAccuracyModeAttr,
     DotDimensionNumbersAttr,
     GatherDimensionNumbersAttr,
     ScatterDimensionNumbersAttr,

@@ -9,7 +9,6 @@ instead of stopping at the first.
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -19,22 +18,7 @@ from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError, VerifyException
 
 from xla_dialect import xdsl_compat  # noqa: F401  (MLIR's reading of hex float literals)
-
-_LOC_ALIAS_DEF = re.compile(r"^#loc[\w$.-]*\s*=\s*loc\(.*\)\s*$", re.MULTILINE)
-_LOC_ALIAS_USE = re.compile(r"\bloc\(#loc[\w$.-]*\)")
-
-
-def blank_location_aliases(text: str) -> str:
-    """Blank out `#locN = loc(...)` definitions and `loc(#locN)` uses.
-
-    MLIR (and so JAX's exports with debug info) may define location aliases after
-    their uses, which xDSL cannot read. The project locates ops by their place in
-    the text anyway, so the aliases are replaced by spaces: lines and columns stay.
-    """
-    if "#loc" not in text:
-        return text
-    blank = lambda m: " " * len(m.group(0))
-    return _LOC_ALIAS_USE.sub(blank, _LOC_ALIAS_DEF.sub(blank, text))
+from xla_dialect.locations import blank_location_aliases
 
 
 class LocatingParser(Parser):
@@ -159,7 +143,7 @@ def verify_all(module: Operation, source: str | None = None) -> list[SourceDiagn
             message = _strip_note(str(err.args[0]) if err.args else str(err))
             diagnostics.append(op_diagnostic(op, message, source))
             return False
-        except Exception as err:  # a verifier that crashes is a bug; still report it
+        except Exception as err:  # noqa: BLE001  (a verifier that crashes is a bug; still report it)
             diagnostics.append(
                 op_diagnostic(op, f"verifier crashed: {type(err).__name__}: {err}", source)
             )

@@ -31,6 +31,12 @@ def _interpreter() -> Dialect:
     return INTERPRETER
 
 
+def _sdy() -> Dialect:
+    from xla_dialect.sdy import SDY
+
+    return SDY
+
+
 def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
     """Every xDSL dialect plus the project's: `xla` and `check` (test expectations)."""
     from xdsl.dialects import get_all_dialects as xdsl_dialects
@@ -40,4 +46,5 @@ def get_all_dialects() -> dict[str, Callable[[], Dialect]]:
     dialects["check"] = _check
     dialects["interpreter"] = _interpreter
     dialects["chlo"] = _chlo
+    dialects["sdy"] = _sdy
     return dialects

@@ -18,9 +18,10 @@ never claims an op StableHLO does not define.
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Iterable, Sequence
 
 from xdsl.context import Context
+from xdsl.dialects.builtin import UnregisteredAttr
 from xdsl.ir import Attribute, Operation, TypeAttribute
 
 STABLEHLO_PREFIX = "stablehlo."
@@ -37,6 +38,28 @@ XLA_ONLY_OPS: frozenset[str] = frozenset(
         "xla.set_dimension_size",
     }
 )
+
+
+FOREIGN_EXCLUDED_DIALECTS: frozenset[str] = frozenset({"stablehlo", "chlo", "xla", "builtin"})
+"""Dialects whose unknown attributes are errors, not foreign attributes."""
+
+PARTIAL_DIALECTS: frozenset[str] = frozenset({"sdy"})
+"""Dialects the project defines some ops of (`xla_dialect/sdy.py`) but none of whose
+attributes: those are kept as foreign attributes."""
+
+
+def is_foreign_attribute(name: str, registered: Iterable[str]) -> bool:
+    """`#dialect.x` of a dialect this project does not define, such as Shardy's
+    `#sdy.op_sharding_rule<...>` or `#mhlo.*`: read and kept as opaque text, as
+    MLIR keeps the attributes of dialects it has not loaded when asked to."""
+    dialect = name.split(".", 1)[0]
+    if "." not in name or dialect in FOREIGN_EXCLUDED_DIALECTS:
+        return False
+    return dialect in PARTIAL_DIALECTS or dialect not in set(registered)
+
+
+RESPELLED_OPS: dict[str, str] = {"xla.call": "func.call"}
+"""`xla` ops StableHLO spells with another dialect's op."""
 
 
 def xla_name(name: str) -> str | None:
@@ -71,7 +94,11 @@ class StablehloContext(Context):
         alias = xla_name(name)
         if alias is not None and (found := super().get_optional_attr(alias)) is not None:
             return found
-        return super().get_optional_attr(name)
+        found = super().get_optional_attr(name)
+        if found is None and is_foreign_attribute(name, self.registered_dialect_names):
+            # Kept verbatim (parsed body text) and printed back as it was read.
+            return UnregisteredAttr.with_name_and_type(name, False)
+        return found
 
     def get_optional_type(self, name: str) -> type[TypeAttribute] | None:
         alias = xla_name(name)
@@ -89,23 +116,59 @@ _XLA_NAME = re.compile(
 )
 
 
+def explicit_broadcasts(module: Operation) -> None:
+    """Make the spec's implicit broadcasts of binary ops explicit, in place:
+    StableHLO's binary ops take operands of the result's shape only, so a rank-0,
+    lower-rank (`broadcast_dimensions`) or size-1-dimensioned operand becomes an
+    `xla.broadcast_in_dim` to the result's shape first."""
+    from xla_dialect.ops.elementwise import BroadcastingBinaryOp
+    from xla_dialect.ops.shape import BroadcastInDimOp
+    from xla_dialect.types import shape_of
+
+    for op in list(module.walk()):
+        if not isinstance(op, BroadcastingBinaryOp):
+            continue
+        shape = tuple(shape_of(op.results[0].type))
+        placed = op._broadcast_dims()  # pyright: ignore[reportPrivateUsage]
+        for index, operand in enumerate(op.operands):
+            own = tuple(shape_of(operand.type))
+            if own == shape:
+                continue
+            if len(own) == len(shape):
+                dims: Sequence[int] = range(len(own))
+            elif not own:
+                dims = ()
+            else:
+                dims = placed or range(len(shape) - len(own), len(shape))
+            broadcast = BroadcastInDimOp(operand, shape, list(dims))
+            broadcast.location = op.location
+            op.parent_block().insert_op_before(broadcast, op)  # pyright: ignore[reportOptionalMemberAccess]
+            op.operands[index] = broadcast.results[0]
+        op.properties.pop("broadcast_dimensions", None)
+
+
 def to_stablehlo_text(text: str) -> str:
-    """Respell printed `xla` ops, attributes and types with StableHLO's names."""
+    """Respell printed `xla` ops, attributes and types with StableHLO's names
+    (`xla.call` is `func.call`: StableHLO calls functions with func's op)."""
 
     def respell(match: re.Match[str]) -> str:
         if match.group("string") is not None:
             literal = match.group("string")
             inner = literal[1:-1]
             is_op_name = text.startswith("(", match.end())  # generic form: `"xla.add"(...)`
+            if is_op_name and inner in RESPELLED_OPS:
+                return f'"{RESPELLED_OPS[inner]}"'
             if is_op_name and inner.startswith(XLA_PREFIX) and inner not in XLA_ONLY_OPS:
                 return f'"{STABLEHLO_PREFIX}{inner[len(XLA_PREFIX):]}"'
             return literal
         if match.group("sigil") is not None:
             return f"{match.group('sigil')}stablehlo{match.group('sep')}"
         op = match.group("op")
+        if op in RESPELLED_OPS:
+            return RESPELLED_OPS[op]
         return op if op in XLA_ONLY_OPS else STABLEHLO_PREFIX + op[len(XLA_PREFIX) :]
 
     return _XLA_NAME.sub(respell, text)
 
 
-__all__ = ["XLA_ONLY_OPS", "StablehloContext", "to_stablehlo_text", "xla_name"]
+__all__ = ["RESPELLED_OPS", "XLA_ONLY_OPS", "StablehloContext", "explicit_broadcasts", "is_foreign_attribute", "to_stablehlo_text", "xla_name"]

@@ -43,6 +43,18 @@ def _decompose_chlo() -> type[ModulePass]:
     return DecomposeChloPass
 
 
+def _decompose_lapack() -> type[ModulePass]:
+    from passes.lapack import DecomposeLapackPass
+
+    return DecomposeLapackPass
+
+
+def _drop_shardings() -> type[ModulePass]:
+    from passes.drop_shardings import DropShardingsPass
+
+    return DropShardingsPass
+
+
 def _expose_checks() -> type[ModulePass]:
     from passes.expose_checks import ExposeChecksPass
 
@@ -64,6 +76,8 @@ def _inline_run_parallel() -> type[ModulePass]:
 DIALECT_PASSES: dict[str, PassFactory] = {
     "xla-decompose-batch-norm": _decompose_batch_norm,
     "xla-decompose-chlo": _decompose_chlo,
+    "xla-decompose-lapack": _decompose_lapack,
+    "xla-drop-shardings": _drop_shardings,
     "xla-expose-checks": _expose_checks,
     "xla-inline-run-parallel": _inline_run_parallel,
     "xla-simplify": _simplify,
@@ -309,8 +323,10 @@ LOWERING_PASSES: dict[str, PassFactory] = {
 
 
 LOWER_TO_LLVM: tuple[str, ...] = (
+    "xla-drop-shardings",
     "xla-decompose-chlo",
     "xla-decompose-batch-norm",
+    "xla-decompose-lapack",
     "xla-simplify",
     "xla-flatten-tuples",
     "convert-xla-to-linalg",

@@ -134,14 +134,19 @@ class XlaOptMain(xDSLOptMain):
     def register_all_targets(self) -> None:
         super().register_all_targets()
         self.available_targets["stablehlo"] = self._emit_stablehlo
+        self.available_targets["mlir-upstream"] = self._emit_stablehlo
 
     def _emit_stablehlo(self, module: ModuleOp, output: IO[str]) -> None:
-        """`-t stablehlo`: the module printed with StableHLO's names (the way back
-        from reading `stablehlo.*` as `xla.*`)."""
-        from xla_dialect.stablehlo import to_stablehlo_text
+        """`-t stablehlo` (or `-t mlir-upstream`): what upstream MLIR reads. `xla` ops
+        with StableHLO's names (the way back from reading `stablehlo.*` as `xla.*`),
+        implicit broadcasts made explicit, xDSL's spellings of upstream ops as MLIR's
+        (`xla_tools/upstream_syntax.py`)."""
+        from xla_dialect.stablehlo import explicit_broadcasts, to_stablehlo_text
+        from xla_tools.upstream_syntax import UpstreamPrinter
 
+        explicit_broadcasts(module)
         text = StringIO()
-        printer = Printer(
+        printer = UpstreamPrinter(
             stream=text,
             print_generic_format=self.args.print_op_generic,
             print_properties_as_attributes=self.args.print_no_properties,

@@ -1,22 +1,53 @@
-module @jit_conv_block attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
-  func.func public @main(%arg0: tensor<2x8x8x3xf32>, %arg1: tensor<3x3x3x4xf32>, %arg2: tensor<f32>) -> (tensor<2x4x4x4xf32> {jax.result_info = "result"}) {
-    %0 = stablehlo.convolution(%arg0, %arg1) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]], lhs_dilate = [1, 1], rhs_dilate = [1, 1], reverse = [false, false]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64, precision_config = [#stablehlo<precision DEFAULT>, #stablehlo<precision DEFAULT>]} : (tensor<2x8x8x3xf32>, tensor<3x3x3x4xf32>) -> tensor<2x8x8x4xf32>
-    %1 = stablehlo.broadcast_in_dim %arg2, dims = [] : (tensor<f32>) -> tensor<2x8x8x4xf32>
-    %2 = stablehlo.multiply %0, %1 : tensor<2x8x8x4xf32>
-    %3 = call @relu(%2) : (tensor<2x8x8x4xf32>) -> tensor<2x8x8x4xf32>
-    %cst = stablehlo.constant dense<0xFF800000> : tensor<f32>
-    %4 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<f32>
-    %5 = "stablehlo.reduce_window"(%3, %4) <{base_dilations = array<i64: 1, 1, 1, 1>, padding = dense<0> : tensor<4x2xi64>, window_dilations = array<i64: 1, 1, 1, 1>, window_dimensions = array<i64: 1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>}> ({
-    ^bb0(%arg3: tensor<f32>, %arg4: tensor<f32>):
-      %6 = stablehlo.maximum %arg3, %arg4 : tensor<f32>
-      stablehlo.return %6 : tensor<f32>
-    }) : (tensor<2x8x8x4xf32>, tensor<f32>) -> tensor<2x4x4x4xf32>
-    return %5 : tensor<2x4x4x4xf32>
-  }
-  func.func private @relu(%arg0: tensor<2x8x8x4xf32>) -> tensor<2x8x8x4xf32> {
-    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %0 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<2x8x8x4xf32>
-    %1 = stablehlo.maximum %arg0, %0 : tensor<2x8x8x4xf32>
-    return %1 : tensor<2x8x8x4xf32>
-  }
-}
+#loc = loc(unknown)
+#loc1 = loc("x")
+#loc2 = loc("w")
+#loc3 = loc("scale")
+#loc10 = loc("reduce_window_max")
+#loc19 = loc("reduce_window_max:"(#loc10))
+module @jit_conv_block attributes {jax.uses_shape_polymorphism = false, mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<2x8x8x3xf32> loc("x"), %arg1: tensor<3x3x3x4xf32> loc("w"), %arg2: tensor<f32> loc("scale")) -> (tensor<2x4x4x4xf32> {jax.result_info = "result"}) {
+    %cst = stablehlo.constant dense<0xFF800000> : tensor<f32> loc(#loc27)
+    %0 = stablehlo.convolution(%arg0, %arg1) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {pad = [[1, 1], [1, 1]]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<2x8x8x3xf32>, tensor<3x3x3x4xf32>) -> tensor<2x8x8x4xf32> loc(#loc28)
+    %1 = stablehlo.broadcast_in_dim %arg2, dims = [] : (tensor<f32>) -> tensor<2x8x8x4xf32> loc(#loc29)
+    %2 = stablehlo.multiply %0, %1 : tensor<2x8x8x4xf32> loc(#loc29)
+    %3 = call @relu(%2) : (tensor<2x8x8x4xf32>) -> tensor<2x8x8x4xf32> loc(#loc30)
+    %4 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<f32> loc(#loc27)
+    %5 = "stablehlo.reduce_window"(%3, %4) <{window_dimensions = array<i64: 1, 2, 2, 1>, window_strides = array<i64: 1, 2, 2, 1>}> ({
+    ^bb0(%arg3: tensor<f32> loc("reduce_window_max:"(#loc10)), %arg4: tensor<f32> loc("reduce_window_max:"(#loc10))):
+      %6 = stablehlo.maximum %arg3, %arg4 : tensor<f32> loc(#loc27)
+      stablehlo.return %6 : tensor<f32> loc(#loc27)
+    }) : (tensor<2x8x8x4xf32>, tensor<f32>) -> tensor<2x4x4x4xf32> loc(#loc27)
+    return %5 : tensor<2x4x4x4xf32> loc(#loc26)
+  } loc(#loc)
+  func.func private @relu(%arg0: tensor<2x8x8x4xf32> loc(unknown)) -> tensor<2x8x8x4xf32> {
+    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32> loc(#loc)
+    %0 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<2x8x8x4xf32> loc(#loc12)
+    %1 = stablehlo.maximum %arg0, %0 : tensor<2x8x8x4xf32> loc(#loc12)
+    return %1 : tensor<2x8x8x4xf32> loc(#loc)
+  } loc(#loc20)
+} loc(#loc)
+#loc4 = loc("export.py":44:11 to :95)
+#loc5 = loc("export.py":210:23 to :74)
+#loc6 = loc("export.py":224:4 to :10)
+#loc7 = loc("export.py":42:8 to :102)
+#loc8 = loc("export.py":43:20 to :29)
+#loc9 = loc("export.py":43:8 to :30)
+#loc11 = loc("jit")
+#loc12 = loc("max")
+#loc13 = loc("conv_block"(#loc4))
+#loc14 = loc("main"(#loc5))
+#loc15 = loc("<module>"(#loc6))
+#loc16 = loc("conv_block"(#loc7))
+#loc17 = loc("conv_block"(#loc8))
+#loc18 = loc("conv_block"(#loc9))
+#loc20 = loc("jit:"(#loc11))
+#loc21 = loc(callsite(#loc14 at #loc15))
+#loc22 = loc(callsite(#loc13 at #loc21))
+#loc23 = loc(callsite(#loc16 at #loc21))
+#loc24 = loc(callsite(#loc17 at #loc21))
+#loc25 = loc(callsite(#loc18 at #loc21))
+#loc26 = loc("jit(conv_block)"(#loc21))
+#loc27 = loc("jit(conv_block)/reduce_window_max"(#loc22))
+#loc28 = loc("jit(conv_block)/conv_general_dilated"(#loc23))
+#loc29 = loc("jit(conv_block)/mul"(#loc24))
+#loc30 = loc("jit(conv_block)/jit(relu)"(#loc25))

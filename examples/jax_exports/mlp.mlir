@@ -1,90 +1,155 @@
-module @jit_mlp attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
-  func.func public @main(%arg0: tensor<16x32xf32>, %arg1: tensor<32xf32>, %arg2: tensor<32x32xf32>, %arg3: tensor<32xf32>, %arg4: tensor<32x10xf32>, %arg5: tensor<10xf32>, %arg6: tensor<8x16xf32>) -> (tensor<8x10xf32> {jax.result_info = "result[0]"}, tensor<8xi32> {jax.result_info = "result[1]"}) {
-    %0 = stablehlo.dot_general %arg6, %arg0, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>
-    %1 = stablehlo.broadcast_in_dim %arg1, dims = [1] : (tensor<32xf32>) -> tensor<1x32xf32>
-    %2 = stablehlo.broadcast_in_dim %1, dims = [0, 1] : (tensor<1x32xf32>) -> tensor<8x32xf32>
-    %3 = stablehlo.add %0, %2 : tensor<8x32xf32>
-    %4 = stablehlo.multiply %3, %3 : tensor<8x32xf32>
-    %5 = stablehlo.multiply %4, %3 : tensor<8x32xf32>
-    %cst = stablehlo.constant dense<4.471500e-02> : tensor<f32>
-    %6 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<8x32xf32>
-    %7 = stablehlo.multiply %6, %5 : tensor<8x32xf32>
-    %8 = stablehlo.add %3, %7 : tensor<8x32xf32>
-    %cst_0 = stablehlo.constant dense<0.797884583> : tensor<f32>
-    %9 = stablehlo.broadcast_in_dim %cst_0, dims = [] : (tensor<f32>) -> tensor<8x32xf32>
-    %10 = stablehlo.multiply %9, %8 : tensor<8x32xf32>
-    %11 = stablehlo.tanh %10 : tensor<8x32xf32>
-    %cst_1 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
-    %12 = stablehlo.broadcast_in_dim %cst_1, dims = [] : (tensor<f32>) -> tensor<8x32xf32>
-    %13 = stablehlo.add %12, %11 : tensor<8x32xf32>
-    %cst_2 = stablehlo.constant dense<5.000000e-01> : tensor<f32>
-    %14 = stablehlo.broadcast_in_dim %cst_2, dims = [] : (tensor<f32>) -> tensor<8x32xf32>
-    %15 = stablehlo.multiply %14, %13 : tensor<8x32xf32>
-    %16 = stablehlo.multiply %3, %15 : tensor<8x32xf32>
-    %17 = stablehlo.dot_general %16, %arg2, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<8x32xf32>, tensor<32x32xf32>) -> tensor<8x32xf32>
-    %18 = stablehlo.broadcast_in_dim %arg3, dims = [1] : (tensor<32xf32>) -> tensor<1x32xf32>
-    %19 = stablehlo.broadcast_in_dim %18, dims = [0, 1] : (tensor<1x32xf32>) -> tensor<8x32xf32>
-    %20 = stablehlo.add %17, %19 : tensor<8x32xf32>
-    %21 = stablehlo.multiply %20, %20 : tensor<8x32xf32>
-    %22 = stablehlo.multiply %21, %20 : tensor<8x32xf32>
-    %cst_3 = stablehlo.constant dense<4.471500e-02> : tensor<f32>
-    %23 = stablehlo.broadcast_in_dim %cst_3, dims = [] : (tensor<f32>) -> tensor<8x32xf32>
-    %24 = stablehlo.multiply %23, %22 : tensor<8x32xf32>
-    %25 = stablehlo.add %20, %24 : tensor<8x32xf32>
-    %cst_4 = stablehlo.constant dense<0.797884583> : tensor<f32>
-    %26 = stablehlo.broadcast_in_dim %cst_4, dims = [] : (tensor<f32>) -> tensor<8x32xf32>
-    %27 = stablehlo.multiply %26, %25 : tensor<8x32xf32>
-    %28 = stablehlo.tanh %27 : tensor<8x32xf32>
-    %cst_5 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
-    %29 = stablehlo.broadcast_in_dim %cst_5, dims = [] : (tensor<f32>) -> tensor<8x32xf32>
-    %30 = stablehlo.add %29, %28 : tensor<8x32xf32>
-    %cst_6 = stablehlo.constant dense<5.000000e-01> : tensor<f32>
-    %31 = stablehlo.broadcast_in_dim %cst_6, dims = [] : (tensor<f32>) -> tensor<8x32xf32>
-    %32 = stablehlo.multiply %31, %30 : tensor<8x32xf32>
-    %33 = stablehlo.multiply %20, %32 : tensor<8x32xf32>
-    %34 = stablehlo.dot_general %33, %arg4, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<8x32xf32>, tensor<32x10xf32>) -> tensor<8x10xf32>
-    %35 = stablehlo.broadcast_in_dim %arg5, dims = [1] : (tensor<10xf32>) -> tensor<1x10xf32>
-    %36 = stablehlo.broadcast_in_dim %35, dims = [0, 1] : (tensor<1x10xf32>) -> tensor<8x10xf32>
-    %37 = stablehlo.add %34, %36 : tensor<8x10xf32>
-    %38 = call @log_softmax(%37) : (tensor<8x10xf32>) -> tensor<8x10xf32>
-    %39 = call @argmax(%37) : (tensor<8x10xf32>) -> tensor<8xi32>
-    return %38, %39 : tensor<8x10xf32>, tensor<8xi32>
-  }
-  func.func private @log_softmax(%arg0: tensor<8x10xf32>) -> tensor<8x10xf32> {
-    %cst = stablehlo.constant dense<0xFF800000> : tensor<f32>
-    %0 = stablehlo.reduce(%arg0 init: %cst) applies stablehlo.maximum across dimensions = [1] : (tensor<8x10xf32>, tensor<f32>) -> tensor<8xf32>
-    %cst_0 = stablehlo.constant dense<0xFF800000> : tensor<f32>
-    %1 = stablehlo.broadcast_in_dim %cst_0, dims = [] : (tensor<f32>) -> tensor<8xf32>
-    %2 = stablehlo.maximum %1, %0 : tensor<8xf32>
-    %3 = stablehlo.broadcast_in_dim %2, dims = [0] : (tensor<8xf32>) -> tensor<8x1xf32>
-    %4 = stablehlo.broadcast_in_dim %3, dims = [0, 1] : (tensor<8x1xf32>) -> tensor<8x10xf32>
-    %5 = stablehlo.subtract %arg0, %4 : tensor<8x10xf32>
-    %6 = stablehlo.exponential %5 : tensor<8x10xf32>
-    %cst_1 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %7 = stablehlo.reduce(%6 init: %cst_1) applies stablehlo.add across dimensions = [1] : (tensor<8x10xf32>, tensor<f32>) -> tensor<8xf32>
-    %8 = stablehlo.broadcast_in_dim %7, dims = [0] : (tensor<8xf32>) -> tensor<8x1xf32>
-    %9 = stablehlo.log %8 : tensor<8x1xf32>
-    %10 = stablehlo.broadcast_in_dim %9, dims = [0, 1] : (tensor<8x1xf32>) -> tensor<8x10xf32>
-    %11 = stablehlo.subtract %5, %10 : tensor<8x10xf32>
-    return %11 : tensor<8x10xf32>
-  }
-  func.func private @argmax(%arg0: tensor<8x10xf32>) -> tensor<8xi32> {
-    %0 = stablehlo.iota dim = 1 : tensor<8x10xi32>
-    %cst = stablehlo.constant dense<0xFF800000> : tensor<f32>
-    %c = stablehlo.constant dense<0> : tensor<i32>
+#loc = loc(unknown)
+#loc1 = loc("params[0][0]")
+#loc2 = loc("params[0][1]")
+#loc3 = loc("params[1][0]")
+#loc4 = loc("params[1][1]")
+#loc5 = loc("params[2][0]")
+#loc6 = loc("params[2][1]")
+#loc7 = loc("x")
+#loc9 = loc("export.py":210:23 to :74)
+#loc10 = loc("export.py":224:4 to :10)
+#loc16 = loc("export.py":34:39 to :66)
+#loc25 = loc("reduce")
+#loc27 = loc("main"(#loc9))
+#loc28 = loc("<module>"(#loc10))
+#loc34 = loc("mlp"(#loc16))
+#loc36 = loc("reduce:"(#loc25))
+#loc37 = loc(callsite(#loc27 at #loc28))
+#loc47 = loc(callsite(#loc34 at #loc37))
+#loc67 = loc("jit(mlp)"(#loc47))
+module @jit_mlp attributes {jax.uses_shape_polymorphism = false, mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<16x32xf32> loc("params[0][0]"), %arg1: tensor<32xf32> loc("params[0][1]"), %arg2: tensor<32x32xf32> loc("params[1][0]"), %arg3: tensor<32xf32> loc("params[1][1]"), %arg4: tensor<32x10xf32> loc("params[2][0]"), %arg5: tensor<10xf32> loc("params[2][1]"), %arg6: tensor<8x16xf32> loc("x")) -> (tensor<8x10xf32> {jax.result_info = "result[0]"}, tensor<8xi32> {jax.result_info = "result[1]"}) {
+    %cst = stablehlo.constant dense<5.000000e-01> : tensor<f32> loc(#loc)
+    %cst_0 = stablehlo.constant dense<1.000000e+00> : tensor<f32> loc(#loc)
+    %cst_1 = stablehlo.constant dense<0.797884583> : tensor<f32> loc(#loc)
+    %cst_2 = stablehlo.constant dense<4.471500e-02> : tensor<f32> loc(#loc)
+    %0 = stablehlo.dot_general %arg6, %arg0, contracting_dims = [1] x [0] : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32> loc(#loc56)
+    %1 = stablehlo.broadcast_in_dim %arg1, dims = [1] : (tensor<32xf32>) -> tensor<1x32xf32> loc(#loc57)
+    %2 = stablehlo.broadcast_in_dim %1, dims = [0, 1] : (tensor<1x32xf32>) -> tensor<8x32xf32> loc(#loc58)
+    %3 = stablehlo.add %0, %2 : tensor<8x32xf32> loc(#loc58)
+    %4 = stablehlo.multiply %3, %3 : tensor<8x32xf32> loc(#loc59)
+    %5 = stablehlo.multiply %4, %3 : tensor<8x32xf32> loc(#loc59)
+    %6 = stablehlo.broadcast_in_dim %cst_2, dims = [] : (tensor<f32>) -> tensor<8x32xf32> loc(#loc60)
+    %7 = stablehlo.multiply %6, %5 : tensor<8x32xf32> loc(#loc60)
+    %8 = stablehlo.add %3, %7 : tensor<8x32xf32> loc(#loc61)
+    %9 = stablehlo.broadcast_in_dim %cst_1, dims = [] : (tensor<f32>) -> tensor<8x32xf32> loc(#loc60)
+    %10 = stablehlo.multiply %9, %8 : tensor<8x32xf32> loc(#loc60)
+    %11 = stablehlo.tanh %10 : tensor<8x32xf32> loc(#loc62)
+    %12 = stablehlo.broadcast_in_dim %cst_0, dims = [] : (tensor<f32>) -> tensor<8x32xf32> loc(#loc61)
+    %13 = stablehlo.add %12, %11 : tensor<8x32xf32> loc(#loc61)
+    %14 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<8x32xf32> loc(#loc60)
+    %15 = stablehlo.multiply %14, %13 : tensor<8x32xf32> loc(#loc60)
+    %16 = stablehlo.multiply %3, %15 : tensor<8x32xf32> loc(#loc60)
+    %17 = stablehlo.dot_general %16, %arg2, contracting_dims = [1] x [0] : (tensor<8x32xf32>, tensor<32x32xf32>) -> tensor<8x32xf32> loc(#loc56)
+    %18 = stablehlo.broadcast_in_dim %arg3, dims = [1] : (tensor<32xf32>) -> tensor<1x32xf32> loc(#loc57)
+    %19 = stablehlo.broadcast_in_dim %18, dims = [0, 1] : (tensor<1x32xf32>) -> tensor<8x32xf32> loc(#loc58)
+    %20 = stablehlo.add %17, %19 : tensor<8x32xf32> loc(#loc58)
+    %21 = stablehlo.multiply %20, %20 : tensor<8x32xf32> loc(#loc59)
+    %22 = stablehlo.multiply %21, %20 : tensor<8x32xf32> loc(#loc59)
+    %23 = stablehlo.broadcast_in_dim %cst_2, dims = [] : (tensor<f32>) -> tensor<8x32xf32> loc(#loc60)
+    %24 = stablehlo.multiply %23, %22 : tensor<8x32xf32> loc(#loc60)
+    %25 = stablehlo.add %20, %24 : tensor<8x32xf32> loc(#loc61)
+    %26 = stablehlo.broadcast_in_dim %cst_1, dims = [] : (tensor<f32>) -> tensor<8x32xf32> loc(#loc60)
+    %27 = stablehlo.multiply %26, %25 : tensor<8x32xf32> loc(#loc60)
+    %28 = stablehlo.tanh %27 : tensor<8x32xf32> loc(#loc62)
+    %29 = stablehlo.broadcast_in_dim %cst_0, dims = [] : (tensor<f32>) -> tensor<8x32xf32> loc(#loc61)
+    %30 = stablehlo.add %29, %28 : tensor<8x32xf32> loc(#loc61)
+    %31 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<8x32xf32> loc(#loc60)
+    %32 = stablehlo.multiply %31, %30 : tensor<8x32xf32> loc(#loc60)
+    %33 = stablehlo.multiply %20, %32 : tensor<8x32xf32> loc(#loc60)
+    %34 = stablehlo.dot_general %33, %arg4, contracting_dims = [1] x [0] : (tensor<8x32xf32>, tensor<32x10xf32>) -> tensor<8x10xf32> loc(#loc63)
+    %35 = stablehlo.broadcast_in_dim %arg5, dims = [1] : (tensor<10xf32>) -> tensor<1x10xf32> loc(#loc64)
+    %36 = stablehlo.broadcast_in_dim %35, dims = [0, 1] : (tensor<1x10xf32>) -> tensor<8x10xf32> loc(#loc65)
+    %37 = stablehlo.add %34, %36 : tensor<8x10xf32> loc(#loc65)
+    %38 = call @log_softmax(%37) : (tensor<8x10xf32>) -> tensor<8x10xf32> loc(#loc66)
+    %39 = call @argmax(%37) : (tensor<8x10xf32>) -> tensor<8xi32> loc(#loc67)
+    return %38, %39 : tensor<8x10xf32>, tensor<8xi32> loc(#loc48)
+  } loc(#loc)
+  func.func private @log_softmax(%arg0: tensor<8x10xf32> loc(unknown)) -> tensor<8x10xf32> {
+    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32> loc(#loc17)
+    %cst_0 = stablehlo.constant dense<0xFF800000> : tensor<f32> loc(#loc)
+    %0 = stablehlo.reduce(%arg0 init: %cst_0) applies stablehlo.maximum across dimensions = [1] : (tensor<8x10xf32>, tensor<f32>) -> tensor<8xf32> loc(#loc18)
+    %1 = stablehlo.broadcast_in_dim %cst_0, dims = [] : (tensor<f32>) -> tensor<8xf32> loc(#loc19)
+    %2 = stablehlo.maximum %1, %0 : tensor<8xf32> loc(#loc19)
+    %3 = stablehlo.broadcast_in_dim %2, dims = [0] : (tensor<8xf32>) -> tensor<8x1xf32> loc(#loc20)
+    %4 = stablehlo.broadcast_in_dim %3, dims = [0, 1] : (tensor<8x1xf32>) -> tensor<8x10xf32> loc(#loc21)
+    %5 = stablehlo.subtract %arg0, %4 : tensor<8x10xf32> loc(#loc21)
+    %6 = stablehlo.exponential %5 : tensor<8x10xf32> loc(#loc22)
+    %7 = stablehlo.reduce(%6 init: %cst) applies stablehlo.add across dimensions = [1] : (tensor<8x10xf32>, tensor<f32>) -> tensor<8xf32> loc(#loc17)
+    %8 = stablehlo.broadcast_in_dim %7, dims = [0] : (tensor<8xf32>) -> tensor<8x1xf32> loc(#loc20)
+    %9 = stablehlo.log %8 : tensor<8x1xf32> loc(#loc23)
+    %10 = stablehlo.broadcast_in_dim %9, dims = [0, 1] : (tensor<8x1xf32>) -> tensor<8x10xf32> loc(#loc21)
+    %11 = stablehlo.subtract %5, %10 : tensor<8x10xf32> loc(#loc21)
+    return %11 : tensor<8x10xf32> loc(#loc)
+  } loc(#loc69)
+  func.func private @argmax(%arg0: tensor<8x10xf32> loc("jit(mlp)"(#loc47))) -> tensor<8xi32> {
+    %c = stablehlo.constant dense<0> : tensor<i32> loc(#loc35)
+    %cst = stablehlo.constant dense<0xFF800000> : tensor<f32> loc(#loc35)
+    %0 = stablehlo.iota dim = 1 : tensor<8x10xi32> loc(#loc38)
     %1:2 = stablehlo.reduce(%arg0 init: %cst), (%0 init: %c) across dimensions = [1] : (tensor<8x10xf32>, tensor<8x10xi32>, tensor<f32>, tensor<i32>) -> (tensor<8xf32>, tensor<8xi32>)
-     reducer(%arg1: tensor<f32>, %arg3: tensor<f32>) (%arg2: tensor<i32>, %arg4: tensor<i32>)  {
-      %2 = stablehlo.compare GT, %arg1, %arg3, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
-      %3 = stablehlo.compare NE, %arg1, %arg1, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
-      %4 = stablehlo.or %2, %3 : tensor<i1>
-      %5 = stablehlo.compare EQ, %arg1, %arg3, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
-      %6 = stablehlo.compare LT, %arg2, %arg4, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
-      %7 = stablehlo.and %5, %6 : tensor<i1>
-      %8 = stablehlo.or %4, %7 : tensor<i1>
-      %9 = stablehlo.select %4, %arg1, %arg3 : tensor<i1>, tensor<f32>
-      %10 = stablehlo.select %8, %arg2, %arg4 : tensor<i1>, tensor<i32>
-      stablehlo.return %9, %10 : tensor<f32>, tensor<i32>
-    }
-    return %1#1 : tensor<8xi32>
-  }
-}
+     reducer(%arg1: tensor<f32> loc("reduce:"(#loc25)), %arg3: tensor<f32> loc("reduce:"(#loc25))) (%arg2: tensor<i32> loc("reduce:"(#loc25)), %arg4: tensor<i32> loc("reduce:"(#loc25)))  {
+      %2 = stablehlo.compare GT, %arg1, %arg3, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1> loc(#loc49)
+      %3 = stablehlo.compare NE, %arg1, %arg1, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1> loc(#loc50)
+      %4 = stablehlo.or %2, %3 : tensor<i1> loc(#loc51)
+      %5 = stablehlo.compare EQ, %arg1, %arg3, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1> loc(#loc52)
+      %6 = stablehlo.compare LT, %arg2, %arg4, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1> loc(#loc53)
+      %7 = stablehlo.and %5, %6 : tensor<i1> loc(#loc54)
+      %8 = stablehlo.or %4, %7 : tensor<i1> loc(#loc51)
+      %9 = stablehlo.select %4, %arg1, %arg3 : tensor<i1>, tensor<f32> loc(#loc55)
+      %10 = stablehlo.select %8, %arg2, %arg4 : tensor<i1>, tensor<i32> loc(#loc55)
+      stablehlo.return %9, %10 : tensor<f32>, tensor<i32> loc(#loc39)
+    } loc(#loc39)
+    return %1#1 : tensor<8xi32> loc(#loc67)
+  } loc(#loc67)
+} loc(#loc)
+#loc8 = loc("export.py":31:24 to :29)
+#loc11 = loc("export.py":31:24 to :33)
+#loc12 = loc("export.py":31:12 to :34)
+#loc13 = loc("export.py":33:13 to :18)
+#loc14 = loc("export.py":33:13 to :22)
+#loc15 = loc("export.py":34:11 to :37)
+#loc17 = loc("reduce_sum")
+#loc18 = loc("reduce_max")
+#loc19 = loc("max")
+#loc20 = loc("broadcast_in_dim")
+#loc21 = loc("sub")
+#loc22 = loc("exp")
+#loc23 = loc("log")
+#loc24 = loc("argmax")
+#loc26 = loc("mlp"(#loc8))
+#loc29 = loc("mlp"(#loc11))
+#loc30 = loc("mlp"(#loc12))
+#loc31 = loc("mlp"(#loc13))
+#loc32 = loc("mlp"(#loc14))
+#loc33 = loc("mlp"(#loc15))
+#loc35 = loc("argmax:"(#loc24))
+#loc38 = loc("iota"(#loc34))
+#loc39 = loc("reduce"(#loc34))
+#loc40 = loc(callsite(#loc34 at #loc34))
+#loc41 = loc(callsite(#loc26 at #loc37))
+#loc42 = loc(callsite(#loc29 at #loc37))
+#loc43 = loc(callsite(#loc30 at #loc37))
+#loc44 = loc(callsite(#loc31 at #loc37))
+#loc45 = loc(callsite(#loc32 at #loc37))
+#loc46 = loc(callsite(#loc33 at #loc37))
+#loc48 = loc("jit(mlp)"(#loc37))
+#loc49 = loc("gt"(#loc40))
+#loc50 = loc("ne"(#loc40))
+#loc51 = loc("or"(#loc40))
+#loc52 = loc("eq"(#loc40))
+#loc53 = loc("lt"(#loc40))
+#loc54 = loc("and"(#loc40))
+#loc55 = loc("select_n"(#loc40))
+#loc56 = loc("jit(mlp)/dot_general"(#loc41))
+#loc57 = loc("jit(mlp)/broadcast_in_dim"(#loc42))
+#loc58 = loc("jit(mlp)/add"(#loc42))
+#loc59 = loc("jit(mlp)/integer_pow"(#loc43))
+#loc60 = loc("jit(mlp)/mul"(#loc43))
+#loc61 = loc("jit(mlp)/add"(#loc43))
+#loc62 = loc("jit(mlp)/tanh"(#loc43))
+#loc63 = loc("jit(mlp)/dot_general"(#loc44))
+#loc64 = loc("jit(mlp)/broadcast_in_dim"(#loc45))
+#loc65 = loc("jit(mlp)/add"(#loc45))
+#loc66 = loc("jit(mlp)/jit(log_softmax)"(#loc46))
+#loc68 = loc("jit(mlp)/jit"(#loc46))
+#loc69 = loc("jit:"(#loc68))

@@ -1,161 +1,226 @@
-module @jit_mlp_grad attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
-  func.func public @main(%arg0: tensor<16x32xf32>, %arg1: tensor<32xf32>, %arg2: tensor<32x32xf32>, %arg3: tensor<32xf32>, %arg4: tensor<32x10xf32>, %arg5: tensor<10xf32>, %arg6: tensor<8x16xf32>) -> (tensor<16x32xf32> {jax.result_info = "result[0][0]"}, tensor<32xf32> {jax.result_info = "result[0][1]"}, tensor<32x32xf32> {jax.result_info = "result[1][0]"}, tensor<32xf32> {jax.result_info = "result[1][1]"}, tensor<32x10xf32> {jax.result_info = "result[2][0]"}, tensor<10xf32> {jax.result_info = "result[2][1]"}) {
-    %0 = stablehlo.dot_general %arg6, %arg0, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32>
-    %1 = stablehlo.broadcast_in_dim %arg1, dims = [1] : (tensor<32xf32>) -> tensor<1x32xf32>
-    %2 = stablehlo.broadcast_in_dim %1, dims = [0, 1] : (tensor<1x32xf32>) -> tensor<8x32xf32>
-    %3 = stablehlo.add %0, %2 : tensor<8x32xf32>
-    %4 = stablehlo.multiply %3, %3 : tensor<8x32xf32>
-    %5 = stablehlo.multiply %4, %3 : tensor<8x32xf32>
-    %6 = stablehlo.multiply %3, %3 : tensor<8x32xf32>
-    %cst = stablehlo.constant dense<3.000000e+00> : tensor<f32>
-    %7 = stablehlo.broadcast_in_dim %cst, dims = [] : (tensor<f32>) -> tensor<8x32xf32>
-    %8 = stablehlo.multiply %7, %6 : tensor<8x32xf32>
-    %cst_0 = stablehlo.constant dense<4.471500e-02> : tensor<f32>
-    %9 = stablehlo.broadcast_in_dim %cst_0, dims = [] : (tensor<f32>) -> tensor<8x32xf32>
-    %10 = stablehlo.multiply %9, %5 : tensor<8x32xf32>
-    %11 = stablehlo.add %3, %10 : tensor<8x32xf32>
-    %cst_1 = stablehlo.constant dense<0.797884583> : tensor<f32>
-    %12 = stablehlo.broadcast_in_dim %cst_1, dims = [] : (tensor<f32>) -> tensor<8x32xf32>
-    %13 = stablehlo.multiply %12, %11 : tensor<8x32xf32>
-    %14 = stablehlo.tanh %13 : tensor<8x32xf32>
-    %cst_2 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
-    %15 = stablehlo.broadcast_in_dim %cst_2, dims = [] : (tensor<f32>) -> tensor<8x32xf32>
-    %16 = stablehlo.subtract %15, %14 : tensor<8x32xf32>
-    %cst_3 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
-    %17 = stablehlo.broadcast_in_dim %cst_3, dims = [] : (tensor<f32>) -> tensor<8x32xf32>
-    %18 = stablehlo.add %17, %14 : tensor<8x32xf32>
-    %cst_4 = stablehlo.constant dense<5.000000e-01> : tensor<f32>
-    %19 = stablehlo.broadcast_in_dim %cst_4, dims = [] : (tensor<f32>) -> tensor<8x32xf32>
-    %20 = stablehlo.multiply %19, %18 : tensor<8x32xf32>
-    %21 = stablehlo.multiply %3, %20 : tensor<8x32xf32>
-    %22 = stablehlo.dot_general %21, %arg2, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<8x32xf32>, tensor<32x32xf32>) -> tensor<8x32xf32>
-    %23 = stablehlo.broadcast_in_dim %arg3, dims = [1] : (tensor<32xf32>) -> tensor<1x32xf32>
-    %24 = stablehlo.broadcast_in_dim %23, dims = [0, 1] : (tensor<1x32xf32>) -> tensor<8x32xf32>
-    %25 = stablehlo.add %22, %24 : tensor<8x32xf32>
-    %26 = stablehlo.multiply %25, %25 : tensor<8x32xf32>
-    %27 = stablehlo.multiply %26, %25 : tensor<8x32xf32>
-    %28 = stablehlo.multiply %25, %25 : tensor<8x32xf32>
-    %cst_5 = stablehlo.constant dense<3.000000e+00> : tensor<f32>
-    %29 = stablehlo.broadcast_in_dim %cst_5, dims = [] : (tensor<f32>) -> tensor<8x32xf32>
-    %30 = stablehlo.multiply %29, %28 : tensor<8x32xf32>
-    %cst_6 = stablehlo.constant dense<4.471500e-02> : tensor<f32>
-    %31 = stablehlo.broadcast_in_dim %cst_6, dims = [] : (tensor<f32>) -> tensor<8x32xf32>
-    %32 = stablehlo.multiply %31, %27 : tensor<8x32xf32>
-    %33 = stablehlo.add %25, %32 : tensor<8x32xf32>
-    %cst_7 = stablehlo.constant dense<0.797884583> : tensor<f32>
-    %34 = stablehlo.broadcast_in_dim %cst_7, dims = [] : (tensor<f32>) -> tensor<8x32xf32>
-    %35 = stablehlo.multiply %34, %33 : tensor<8x32xf32>
-    %36 = stablehlo.tanh %35 : tensor<8x32xf32>
-    %cst_8 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
-    %37 = stablehlo.broadcast_in_dim %cst_8, dims = [] : (tensor<f32>) -> tensor<8x32xf32>
-    %38 = stablehlo.subtract %37, %36 : tensor<8x32xf32>
-    %cst_9 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
-    %39 = stablehlo.broadcast_in_dim %cst_9, dims = [] : (tensor<f32>) -> tensor<8x32xf32>
-    %40 = stablehlo.add %39, %36 : tensor<8x32xf32>
-    %cst_10 = stablehlo.constant dense<5.000000e-01> : tensor<f32>
-    %41 = stablehlo.broadcast_in_dim %cst_10, dims = [] : (tensor<f32>) -> tensor<8x32xf32>
-    %42 = stablehlo.multiply %41, %40 : tensor<8x32xf32>
-    %43 = stablehlo.multiply %25, %42 : tensor<8x32xf32>
-    %44 = stablehlo.dot_general %43, %arg4, contracting_dims = [1] x [0], precision = [DEFAULT, DEFAULT] : (tensor<8x32xf32>, tensor<32x10xf32>) -> tensor<8x10xf32>
-    %45 = stablehlo.broadcast_in_dim %arg5, dims = [1] : (tensor<10xf32>) -> tensor<1x10xf32>
-    %46 = stablehlo.broadcast_in_dim %45, dims = [0, 1] : (tensor<1x10xf32>) -> tensor<8x10xf32>
-    %47 = stablehlo.add %44, %46 : tensor<8x10xf32>
-    %48:3 = call @log_softmax(%47) : (tensor<8x10xf32>) -> (tensor<8x10xf32>, tensor<8x10xf32>, tensor<8x1xf32>)
-    %cst_11 = stablehlo.constant dense<2.000000e+00> : tensor<f32>
-    %49 = stablehlo.broadcast_in_dim %cst_11, dims = [] : (tensor<f32>) -> tensor<8x10xf32>
-    %50 = stablehlo.multiply %49, %48#0 : tensor<8x10xf32>
-    %cst_12 = stablehlo.constant dense<1.000000e+00> : tensor<f32>
-    %51 = stablehlo.broadcast_in_dim %cst_12, dims = [] : (tensor<f32>) -> tensor<8x10xf32>
-    %52 = stablehlo.multiply %51, %50 : tensor<8x10xf32>
-    %53 = call @log_softmax_0(%48#1, %48#2, %52) : (tensor<8x10xf32>, tensor<8x1xf32>, tensor<8x10xf32>) -> tensor<8x10xf32>
-    %cst_13 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %54 = stablehlo.reduce(%53 init: %cst_13) applies stablehlo.add across dimensions = [0] : (tensor<8x10xf32>, tensor<f32>) -> tensor<10xf32>
-    %55 = stablehlo.reshape %54 : (tensor<10xf32>) -> tensor<1x10xf32>
-    %cst_14 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %56 = stablehlo.reduce(%55 init: %cst_14) applies stablehlo.add across dimensions = [0] : (tensor<1x10xf32>, tensor<f32>) -> tensor<10xf32>
-    %57 = stablehlo.dot_general %53, %43, contracting_dims = [0] x [0], precision = [DEFAULT, DEFAULT] : (tensor<8x10xf32>, tensor<8x32xf32>) -> tensor<10x32xf32>
-    %58 = stablehlo.transpose %57, dims = [1, 0] : (tensor<10x32xf32>) -> tensor<32x10xf32>
-    %59 = stablehlo.dot_general %53, %arg4, contracting_dims = [1] x [1], precision = [DEFAULT, DEFAULT] : (tensor<8x10xf32>, tensor<32x10xf32>) -> tensor<8x32xf32>
-    %60 = stablehlo.multiply %25, %59 : tensor<8x32xf32>
-    %61 = stablehlo.multiply %59, %42 : tensor<8x32xf32>
-    %cst_15 = stablehlo.constant dense<5.000000e-01> : tensor<f32>
-    %62 = stablehlo.broadcast_in_dim %cst_15, dims = [] : (tensor<f32>) -> tensor<8x32xf32>
-    %63 = stablehlo.multiply %62, %60 : tensor<8x32xf32>
-    %64 = stablehlo.multiply %63, %38 : tensor<8x32xf32>
-    %65 = stablehlo.multiply %64, %36 : tensor<8x32xf32>
-    %66 = stablehlo.add %64, %65 : tensor<8x32xf32>
-    %cst_16 = stablehlo.constant dense<0.797884583> : tensor<f32>
-    %67 = stablehlo.broadcast_in_dim %cst_16, dims = [] : (tensor<f32>) -> tensor<8x32xf32>
-    %68 = stablehlo.multiply %67, %66 : tensor<8x32xf32>
-    %69 = stablehlo.add %61, %68 : tensor<8x32xf32>
-    %cst_17 = stablehlo.constant dense<4.471500e-02> : tensor<f32>
-    %70 = stablehlo.broadcast_in_dim %cst_17, dims = [] : (tensor<f32>) -> tensor<8x32xf32>
-    %71 = stablehlo.multiply %70, %68 : tensor<8x32xf32>
-    %72 = stablehlo.multiply %71, %30 : tensor<8x32xf32>
-    %73 = stablehlo.add %69, %72 : tensor<8x32xf32>
-    %cst_18 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %74 = stablehlo.reduce(%73 init: %cst_18) applies stablehlo.add across dimensions = [0] : (tensor<8x32xf32>, tensor<f32>) -> tensor<32xf32>
-    %75 = stablehlo.reshape %74 : (tensor<32xf32>) -> tensor<1x32xf32>
-    %cst_19 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %76 = stablehlo.reduce(%75 init: %cst_19) applies stablehlo.add across dimensions = [0] : (tensor<1x32xf32>, tensor<f32>) -> tensor<32xf32>
-    %77 = stablehlo.dot_general %73, %21, contracting_dims = [0] x [0], precision = [DEFAULT, DEFAULT] : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<32x32xf32>
-    %78 = stablehlo.transpose %77, dims = [1, 0] : (tensor<32x32xf32>) -> tensor<32x32xf32>
-    %79 = stablehlo.dot_general %73, %arg2, contracting_dims = [1] x [1], precision = [DEFAULT, DEFAULT] : (tensor<8x32xf32>, tensor<32x32xf32>) -> tensor<8x32xf32>
-    %80 = stablehlo.multiply %3, %79 : tensor<8x32xf32>
-    %81 = stablehlo.multiply %79, %20 : tensor<8x32xf32>
-    %cst_20 = stablehlo.constant dense<5.000000e-01> : tensor<f32>
-    %82 = stablehlo.broadcast_in_dim %cst_20, dims = [] : (tensor<f32>) -> tensor<8x32xf32>
-    %83 = stablehlo.multiply %82, %80 : tensor<8x32xf32>
-    %84 = stablehlo.multiply %83, %16 : tensor<8x32xf32>
-    %85 = stablehlo.multiply %84, %14 : tensor<8x32xf32>
-    %86 = stablehlo.add %84, %85 : tensor<8x32xf32>
-    %cst_21 = stablehlo.constant dense<0.797884583> : tensor<f32>
-    %87 = stablehlo.broadcast_in_dim %cst_21, dims = [] : (tensor<f32>) -> tensor<8x32xf32>
-    %88 = stablehlo.multiply %87, %86 : tensor<8x32xf32>
-    %89 = stablehlo.add %81, %88 : tensor<8x32xf32>
-    %cst_22 = stablehlo.constant dense<4.471500e-02> : tensor<f32>
-    %90 = stablehlo.broadcast_in_dim %cst_22, dims = [] : (tensor<f32>) -> tensor<8x32xf32>
-    %91 = stablehlo.multiply %90, %88 : tensor<8x32xf32>
-    %92 = stablehlo.multiply %91, %8 : tensor<8x32xf32>
-    %93 = stablehlo.add %89, %92 : tensor<8x32xf32>
-    %cst_23 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %94 = stablehlo.reduce(%93 init: %cst_23) applies stablehlo.add across dimensions = [0] : (tensor<8x32xf32>, tensor<f32>) -> tensor<32xf32>
-    %95 = stablehlo.reshape %94 : (tensor<32xf32>) -> tensor<1x32xf32>
-    %cst_24 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %96 = stablehlo.reduce(%95 init: %cst_24) applies stablehlo.add across dimensions = [0] : (tensor<1x32xf32>, tensor<f32>) -> tensor<32xf32>
-    %97 = stablehlo.dot_general %93, %arg6, contracting_dims = [0] x [0], precision = [DEFAULT, DEFAULT] : (tensor<8x32xf32>, tensor<8x16xf32>) -> tensor<32x16xf32>
-    %98 = stablehlo.transpose %97, dims = [1, 0] : (tensor<32x16xf32>) -> tensor<16x32xf32>
-    return %98, %96, %78, %76, %58, %56 : tensor<16x32xf32>, tensor<32xf32>, tensor<32x32xf32>, tensor<32xf32>, tensor<32x10xf32>, tensor<10xf32>
-  }
-  func.func private @log_softmax(%arg0: tensor<8x10xf32>) -> (tensor<8x10xf32>, tensor<8x10xf32>, tensor<8x1xf32>) {
-    %cst = stablehlo.constant dense<0xFF800000> : tensor<f32>
-    %0 = stablehlo.reduce(%arg0 init: %cst) applies stablehlo.maximum across dimensions = [1] : (tensor<8x10xf32>, tensor<f32>) -> tensor<8xf32>
-    %cst_0 = stablehlo.constant dense<0xFF800000> : tensor<f32>
-    %1 = stablehlo.broadcast_in_dim %cst_0, dims = [] : (tensor<f32>) -> tensor<8xf32>
-    %2 = stablehlo.maximum %1, %0 : tensor<8xf32>
-    %3 = stablehlo.broadcast_in_dim %2, dims = [0] : (tensor<8xf32>) -> tensor<8x1xf32>
-    %4 = stablehlo.broadcast_in_dim %3, dims = [0, 1] : (tensor<8x1xf32>) -> tensor<8x10xf32>
-    %5 = stablehlo.subtract %arg0, %4 : tensor<8x10xf32>
-    %6 = stablehlo.exponential %5 : tensor<8x10xf32>
-    %cst_1 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %7 = stablehlo.reduce(%6 init: %cst_1) applies stablehlo.add across dimensions = [1] : (tensor<8x10xf32>, tensor<f32>) -> tensor<8xf32>
-    %8 = stablehlo.broadcast_in_dim %7, dims = [0] : (tensor<8xf32>) -> tensor<8x1xf32>
-    %9 = stablehlo.log %8 : tensor<8x1xf32>
-    %10 = stablehlo.broadcast_in_dim %9, dims = [0, 1] : (tensor<8x1xf32>) -> tensor<8x10xf32>
-    %11 = stablehlo.subtract %5, %10 : tensor<8x10xf32>
-    return %11, %6, %8 : tensor<8x10xf32>, tensor<8x10xf32>, tensor<8x1xf32>
-  }
-  func.func private @log_softmax_0(%arg0: tensor<8x10xf32>, %arg1: tensor<8x1xf32>, %arg2: tensor<8x10xf32>) -> tensor<8x10xf32> {
-    %0 = stablehlo.negate %arg2 : tensor<8x10xf32>
-    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %1 = stablehlo.reduce(%0 init: %cst) applies stablehlo.add across dimensions = [1] : (tensor<8x10xf32>, tensor<f32>) -> tensor<8xf32>
-    %2 = stablehlo.reshape %1 : (tensor<8xf32>) -> tensor<8x1xf32>
-    %3 = stablehlo.divide %2, %arg1 : tensor<8x1xf32>
-    %cst_0 = stablehlo.constant dense<0.000000e+00> : tensor<f32>
-    %4 = stablehlo.reduce(%3 init: %cst_0) applies stablehlo.add across dimensions = [1] : (tensor<8x1xf32>, tensor<f32>) -> tensor<8xf32>
-    %5 = stablehlo.broadcast_in_dim %4, dims = [0] : (tensor<8xf32>) -> tensor<8x10xf32>
-    %6 = stablehlo.multiply %5, %arg0 : tensor<8x10xf32>
-    %7 = stablehlo.add %arg2, %6 : tensor<8x10xf32>
-    return %7 : tensor<8x10xf32>
-  }
-}
+#loc = loc(unknown)
+#loc1 = loc("params[0][0]")
+#loc2 = loc("params[0][1]")
+#loc3 = loc("params[1][0]")
+#loc4 = loc("params[1][1]")
+#loc5 = loc("params[2][0]")
+#loc6 = loc("params[2][1]")
+#loc7 = loc("x")
+module @jit_mlp_grad attributes {jax.uses_shape_polymorphism = false, mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32} {
+  func.func public @main(%arg0: tensor<16x32xf32> loc("params[0][0]"), %arg1: tensor<32xf32> loc("params[0][1]"), %arg2: tensor<32x32xf32> loc("params[1][0]"), %arg3: tensor<32xf32> loc("params[1][1]"), %arg4: tensor<32x10xf32> loc("params[2][0]"), %arg5: tensor<10xf32> loc("params[2][1]"), %arg6: tensor<8x16xf32> loc("x")) -> (tensor<16x32xf32> {jax.result_info = "result[0][0]"}, tensor<32xf32> {jax.result_info = "result[0][1]"}, tensor<32x32xf32> {jax.result_info = "result[1][0]"}, tensor<32xf32> {jax.result_info = "result[1][1]"}, tensor<32x10xf32> {jax.result_info = "result[2][0]"}, tensor<10xf32> {jax.result_info = "result[2][1]"}) {
+    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32> loc(#loc)
+    %cst_0 = stablehlo.constant dense<2.000000e+00> : tensor<f32> loc(#loc45)
+    %cst_1 = stablehlo.constant dense<5.000000e-01> : tensor<f32> loc(#loc)
+    %cst_2 = stablehlo.constant dense<1.000000e+00> : tensor<f32> loc(#loc)
+    %cst_3 = stablehlo.constant dense<0.797884583> : tensor<f32> loc(#loc)
+    %cst_4 = stablehlo.constant dense<4.471500e-02> : tensor<f32> loc(#loc)
+    %cst_5 = stablehlo.constant dense<3.000000e+00> : tensor<f32> loc(#loc)
+    %0 = stablehlo.dot_general %arg6, %arg0, contracting_dims = [1] x [0] : (tensor<8x16xf32>, tensor<16x32xf32>) -> tensor<8x32xf32> loc(#loc59)
+    %1 = stablehlo.broadcast_in_dim %arg1, dims = [1] : (tensor<32xf32>) -> tensor<1x32xf32> loc(#loc60)
+    %2 = stablehlo.broadcast_in_dim %1, dims = [0, 1] : (tensor<1x32xf32>) -> tensor<8x32xf32> loc(#loc61)
+    %3 = stablehlo.add %0, %2 : tensor<8x32xf32> loc(#loc61)
+    %4 = stablehlo.multiply %3, %3 : tensor<8x32xf32> loc(#loc62)
+    %5 = stablehlo.multiply %4, %3 : tensor<8x32xf32> loc(#loc62)
+    %6 = stablehlo.multiply %3, %3 : tensor<8x32xf32> loc(#loc62)
+    %7 = stablehlo.broadcast_in_dim %cst_5, dims = [] : (tensor<f32>) -> tensor<8x32xf32> loc(#loc63)
+    %8 = stablehlo.multiply %7, %6 : tensor<8x32xf32> loc(#loc63)
+    %9 = stablehlo.broadcast_in_dim %cst_4, dims = [] : (tensor<f32>) -> tensor<8x32xf32> loc(#loc63)
+    %10 = stablehlo.multiply %9, %5 : tensor<8x32xf32> loc(#loc63)
+    %11 = stablehlo.add %3, %10 : tensor<8x32xf32> loc(#loc64)
+    %12 = stablehlo.broadcast_in_dim %cst_3, dims = [] : (tensor<f32>) -> tensor<8x32xf32> loc(#loc63)
+    %13 = stablehlo.multiply %12, %11 : tensor<8x32xf32> loc(#loc63)
+    %14 = stablehlo.tanh %13 : tensor<8x32xf32> loc(#loc65)
+    %15 = stablehlo.broadcast_in_dim %cst_2, dims = [] : (tensor<f32>) -> tensor<8x32xf32> loc(#loc66)
+    %16 = stablehlo.subtract %15, %14 : tensor<8x32xf32> loc(#loc66)
+    %17 = stablehlo.broadcast_in_dim %cst_2, dims = [] : (tensor<f32>) -> tensor<8x32xf32> loc(#loc64)
+    %18 = stablehlo.add %17, %14 : tensor<8x32xf32> loc(#loc64)
+    %19 = stablehlo.broadcast_in_dim %cst_1, dims = [] : (tensor<f32>) -> tensor<8x32xf32> loc(#loc63)
+    %20 = stablehlo.multiply %19, %18 : tensor<8x32xf32> loc(#loc63)
+    %21 = stablehlo.multiply %3, %20 : tensor<8x32xf32> loc(#loc63)
+    %22 = stablehlo.dot_general %21, %arg2, contracting_dims = [1] x [0] : (tensor<8x32xf32>, tensor<32x32xf32>) -> tensor<8x32xf32> loc(#loc59)
+    %23 = stablehlo.broadcast_in_dim %arg3, dims = [1] : (tensor<32xf32>) -> tensor<1x32xf32> loc(#loc60)
+    %24 = stablehlo.broadcast_in_dim %23, dims = [0, 1] : (tensor<1x32xf32>) -> tensor<8x32xf32> loc(#loc61)
+    %25 = stablehlo.add %22, %24 : tensor<8x32xf32> loc(#loc61)
+    %26 = stablehlo.multiply %25, %25 : tensor<8x32xf32> loc(#loc62)
+    %27 = stablehlo.multiply %26, %25 : tensor<8x32xf32> loc(#loc62)
+    %28 = stablehlo.multiply %25, %25 : tensor<8x32xf32> loc(#loc62)
+    %29 = stablehlo.broadcast_in_dim %cst_5, dims = [] : (tensor<f32>) -> tensor<8x32xf32> loc(#loc63)
+    %30 = stablehlo.multiply %29, %28 : tensor<8x32xf32> loc(#loc63)
+    %31 = stablehlo.broadcast_in_dim %cst_4, dims = [] : (tensor<f32>) -> tensor<8x32xf32> loc(#loc63)
+    %32 = stablehlo.multiply %31, %27 : tensor<8x32xf32> loc(#loc63)
+    %33 = stablehlo.add %25, %32 : tensor<8x32xf32> loc(#loc64)
+    %34 = stablehlo.broadcast_in_dim %cst_3, dims = [] : (tensor<f32>) -> tensor<8x32xf32> loc(#loc63)
+    %35 = stablehlo.multiply %34, %33 : tensor<8x32xf32> loc(#loc63)
+    %36 = stablehlo.tanh %35 : tensor<8x32xf32> loc(#loc65)
+    %37 = stablehlo.broadcast_in_dim %cst_2, dims = [] : (tensor<f32>) -> tensor<8x32xf32> loc(#loc66)
+    %38 = stablehlo.subtract %37, %36 : tensor<8x32xf32> loc(#loc66)
+    %39 = stablehlo.broadcast_in_dim %cst_2, dims = [] : (tensor<f32>) -> tensor<8x32xf32> loc(#loc64)
+    %40 = stablehlo.add %39, %36 : tensor<8x32xf32> loc(#loc64)
+    %41 = stablehlo.broadcast_in_dim %cst_1, dims = [] : (tensor<f32>) -> tensor<8x32xf32> loc(#loc63)
+    %42 = stablehlo.multiply %41, %40 : tensor<8x32xf32> loc(#loc63)
+    %43 = stablehlo.multiply %25, %42 : tensor<8x32xf32> loc(#loc63)
+    %44 = stablehlo.dot_general %43, %arg4, contracting_dims = [1] x [0] : (tensor<8x32xf32>, tensor<32x10xf32>) -> tensor<8x10xf32> loc(#loc67)
+    %45 = stablehlo.broadcast_in_dim %arg5, dims = [1] : (tensor<10xf32>) -> tensor<1x10xf32> loc(#loc68)
+    %46 = stablehlo.broadcast_in_dim %45, dims = [0, 1] : (tensor<1x10xf32>) -> tensor<8x10xf32> loc(#loc69)
+    %47 = stablehlo.add %44, %46 : tensor<8x10xf32> loc(#loc69)
+    %48:3 = call @log_softmax(%47) : (tensor<8x10xf32>) -> (tensor<8x10xf32>, tensor<8x10xf32>, tensor<8x1xf32>) loc(#loc70)
+    %49 = stablehlo.broadcast_in_dim %cst_0, dims = [] : (tensor<f32>) -> tensor<8x10xf32> loc(#loc56)
+    %50 = stablehlo.multiply %49, %48#0 : tensor<8x10xf32> loc(#loc56)
+    %51 = stablehlo.broadcast_in_dim %cst_2, dims = [] : (tensor<f32>) -> tensor<8x10xf32> loc(#loc57)
+    %52 = stablehlo.multiply %51, %50 : tensor<8x10xf32> loc(#loc58)
+    %53 = call @log_softmax_0(%48#1, %48#2, %52) : (tensor<8x10xf32>, tensor<8x1xf32>, tensor<8x10xf32>) -> tensor<8x10xf32> loc(#loc71)
+    %54 = stablehlo.reduce(%53 init: %cst) applies stablehlo.add across dimensions = [0] : (tensor<8x10xf32>, tensor<f32>) -> tensor<10xf32> loc(#loc72)
+    %55 = stablehlo.reshape %54 : (tensor<10xf32>) -> tensor<1x10xf32> loc(#loc73)
+    %56 = stablehlo.reduce(%55 init: %cst) applies stablehlo.add across dimensions = [0] : (tensor<1x10xf32>, tensor<f32>) -> tensor<10xf32> loc(#loc72)
+    %57 = stablehlo.dot_general %53, %43, contracting_dims = [0] x [0] : (tensor<8x10xf32>, tensor<8x32xf32>) -> tensor<10x32xf32> loc(#loc74)
+    %58 = stablehlo.transpose %57, dims = [1, 0] : (tensor<10x32xf32>) -> tensor<32x10xf32> loc(#loc75)
+    %59 = stablehlo.dot_general %53, %arg4, contracting_dims = [1] x [1] : (tensor<8x10xf32>, tensor<32x10xf32>) -> tensor<8x32xf32> loc(#loc74)
+    %60 = stablehlo.multiply %25, %59 : tensor<8x32xf32> loc(#loc76)
+    %61 = stablehlo.multiply %59, %42 : tensor<8x32xf32> loc(#loc76)
+    %62 = stablehlo.broadcast_in_dim %cst_1, dims = [] : (tensor<f32>) -> tensor<8x32xf32> loc(#loc76)
+    %63 = stablehlo.multiply %62, %60 : tensor<8x32xf32> loc(#loc76)
+    %64 = stablehlo.multiply %63, %38 : tensor<8x32xf32> loc(#loc76)
+    %65 = stablehlo.multiply %64, %36 : tensor<8x32xf32> loc(#loc76)
+    %66 = stablehlo.add %64, %65 : tensor<8x32xf32> loc(#loc77)
+    %67 = stablehlo.broadcast_in_dim %cst_3, dims = [] : (tensor<f32>) -> tensor<8x32xf32> loc(#loc76)
+    %68 = stablehlo.multiply %67, %66 : tensor<8x32xf32> loc(#loc76)
+    %69 = stablehlo.add %61, %68 : tensor<8x32xf32> loc(#loc77)
+    %70 = stablehlo.broadcast_in_dim %cst_4, dims = [] : (tensor<f32>) -> tensor<8x32xf32> loc(#loc76)
+    %71 = stablehlo.multiply %70, %68 : tensor<8x32xf32> loc(#loc76)
+    %72 = stablehlo.multiply %71, %30 : tensor<8x32xf32> loc(#loc76)
+    %73 = stablehlo.add %69, %72 : tensor<8x32xf32> loc(#loc77)
+    %74 = stablehlo.reduce(%73 init: %cst) applies stablehlo.add across dimensions = [0] : (tensor<8x32xf32>, tensor<f32>) -> tensor<32xf32> loc(#loc78)
+    %75 = stablehlo.reshape %74 : (tensor<32xf32>) -> tensor<1x32xf32> loc(#loc79)
+    %76 = stablehlo.reduce(%75 init: %cst) applies stablehlo.add across dimensions = [0] : (tensor<1x32xf32>, tensor<f32>) -> tensor<32xf32> loc(#loc78)
+    %77 = stablehlo.dot_general %73, %21, contracting_dims = [0] x [0] : (tensor<8x32xf32>, tensor<8x32xf32>) -> tensor<32x32xf32> loc(#loc80)
+    %78 = stablehlo.transpose %77, dims = [1, 0] : (tensor<32x32xf32>) -> tensor<32x32xf32> loc(#loc81)
+    %79 = stablehlo.dot_general %73, %arg2, contracting_dims = [1] x [1] : (tensor<8x32xf32>, tensor<32x32xf32>) -> tensor<8x32xf32> loc(#loc80)
+    %80 = stablehlo.multiply %3, %79 : tensor<8x32xf32> loc(#loc76)
+    %81 = stablehlo.multiply %79, %20 : tensor<8x32xf32> loc(#loc76)
+    %82 = stablehlo.broadcast_in_dim %cst_1, dims = [] : (tensor<f32>) -> tensor<8x32xf32> loc(#loc76)
+    %83 = stablehlo.multiply %82, %80 : tensor<8x32xf32> loc(#loc76)
+    %84 = stablehlo.multiply %83, %16 : tensor<8x32xf32> loc(#loc76)
+    %85 = stablehlo.multiply %84, %14 : tensor<8x32xf32> loc(#loc76)
+    %86 = stablehlo.add %84, %85 : tensor<8x32xf32> loc(#loc77)
+    %87 = stablehlo.broadcast_in_dim %cst_3, dims = [] : (tensor<f32>) -> tensor<8x32xf32> loc(#loc76)
+    %88 = stablehlo.multiply %87, %86 : tensor<8x32xf32> loc(#loc76)
+    %89 = stablehlo.add %81, %88 : tensor<8x32xf32> loc(#loc77)
+    %90 = stablehlo.broadcast_in_dim %cst_4, dims = [] : (tensor<f32>) -> tensor<8x32xf32> loc(#loc76)
+    %91 = stablehlo.multiply %90, %88 : tensor<8x32xf32> loc(#loc76)
+    %92 = stablehlo.multiply %91, %8 : tensor<8x32xf32> loc(#loc76)
+    %93 = stablehlo.add %89, %92 : tensor<8x32xf32> loc(#loc77)
+    %94 = stablehlo.reduce(%93 init: %cst) applies stablehlo.add across dimensions = [0] : (tensor<8x32xf32>, tensor<f32>) -> tensor<32xf32> loc(#loc78)
+    %95 = stablehlo.reshape %94 : (tensor<32xf32>) -> tensor<1x32xf32> loc(#loc79)
+    %96 = stablehlo.reduce(%95 init: %cst) applies stablehlo.add across dimensions = [0] : (tensor<1x32xf32>, tensor<f32>) -> tensor<32xf32> loc(#loc78)
+    %97 = stablehlo.dot_general %93, %arg6, contracting_dims = [0] x [0] : (tensor<8x32xf32>, tensor<8x16xf32>) -> tensor<32x16xf32> loc(#loc80)
+    %98 = stablehlo.transpose %97, dims = [1, 0] : (tensor<32x16xf32>) -> tensor<16x32xf32> loc(#loc81)
+    return %98, %96, %78, %76, %58, %56 : tensor<16x32xf32>, tensor<32xf32>, tensor<32x32xf32>, tensor<32xf32>, tensor<32x10xf32>, tensor<10xf32> loc(#loc45)
+  } loc(#loc)
+  func.func private @log_softmax(%arg0: tensor<8x10xf32> loc(unknown)) -> (tensor<8x10xf32>, tensor<8x10xf32>, tensor<8x1xf32>) {
+    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32> loc(#loc20)
+    %cst_0 = stablehlo.constant dense<0xFF800000> : tensor<f32> loc(#loc)
+    %0 = stablehlo.reduce(%arg0 init: %cst_0) applies stablehlo.maximum across dimensions = [1] : (tensor<8x10xf32>, tensor<f32>) -> tensor<8xf32> loc(#loc21)
+    %1 = stablehlo.broadcast_in_dim %cst_0, dims = [] : (tensor<f32>) -> tensor<8xf32> loc(#loc22)
+    %2 = stablehlo.maximum %1, %0 : tensor<8xf32> loc(#loc22)
+    %3 = stablehlo.broadcast_in_dim %2, dims = [0] : (tensor<8xf32>) -> tensor<8x1xf32> loc(#loc23)
+    %4 = stablehlo.broadcast_in_dim %3, dims = [0, 1] : (tensor<8x1xf32>) -> tensor<8x10xf32> loc(#loc24)
+    %5 = stablehlo.subtract %arg0, %4 : tensor<8x10xf32> loc(#loc24)
+    %6 = stablehlo.exponential %5 : tensor<8x10xf32> loc(#loc25)
+    %7 = stablehlo.reduce(%6 init: %cst) applies stablehlo.add across dimensions = [1] : (tensor<8x10xf32>, tensor<f32>) -> tensor<8xf32> loc(#loc20)
+    %8 = stablehlo.broadcast_in_dim %7, dims = [0] : (tensor<8xf32>) -> tensor<8x1xf32> loc(#loc23)
+    %9 = stablehlo.log %8 : tensor<8x1xf32> loc(#loc26)
+    %10 = stablehlo.broadcast_in_dim %9, dims = [0, 1] : (tensor<8x1xf32>) -> tensor<8x10xf32> loc(#loc24)
+    %11 = stablehlo.subtract %5, %10 : tensor<8x10xf32> loc(#loc24)
+    return %11, %6, %8 : tensor<8x10xf32>, tensor<8x10xf32>, tensor<8x1xf32> loc(#loc)
+  } loc(#loc84)
+  func.func private @log_softmax_0(%arg0: tensor<8x10xf32> loc(unknown), %arg1: tensor<8x1xf32> loc(unknown), %arg2: tensor<8x10xf32> loc(unknown)) -> tensor<8x10xf32> {
+    %cst = stablehlo.constant dense<0.000000e+00> : tensor<f32> loc(#loc)
+    %0 = stablehlo.negate %arg2 : tensor<8x10xf32> loc(#loc27)
+    %1 = stablehlo.reduce(%0 init: %cst) applies stablehlo.add across dimensions = [1] : (tensor<8x10xf32>, tensor<f32>) -> tensor<8xf32> loc(#loc20)
+    %2 = stablehlo.reshape %1 : (tensor<8xf32>) -> tensor<8x1xf32> loc(#loc28)
+    %3 = stablehlo.divide %2, %arg1 : tensor<8x1xf32> loc(#loc29)
+    %4 = stablehlo.reduce(%3 init: %cst) applies stablehlo.add across dimensions = [1] : (tensor<8x1xf32>, tensor<f32>) -> tensor<8xf32> loc(#loc20)
+    %5 = stablehlo.broadcast_in_dim %4, dims = [0] : (tensor<8xf32>) -> tensor<8x10xf32> loc(#loc23)
+    %6 = stablehlo.multiply %5, %arg0 : tensor<8x10xf32> loc(#loc30)
+    %7 = stablehlo.add %arg2, %6 : tensor<8x10xf32> loc(#loc31)
+    return %7 : tensor<8x10xf32> loc(#loc)
+  } loc(#loc85)
+} loc(#loc)
+#loc8 = loc("export.py":210:23 to :74)
+#loc9 = loc("export.py":224:4 to :10)
+#loc10 = loc("export.py":31:24 to :29)
+#loc11 = loc("export.py":38:38 to :47)
+#loc12 = loc("export.py":38:11 to :65)
+#loc13 = loc("export.py":31:24 to :33)
+#loc14 = loc("export.py":31:12 to :34)
+#loc15 = loc("export.py":33:13 to :18)
+#loc16 = loc("export.py":33:13 to :22)
+#loc17 = loc("export.py":34:11 to :37)
+#loc18 = loc("export.py":38:38 to :55)
+#loc19 = loc("export.py":38:30 to :56)
+#loc20 = loc("reduce_sum")
+#loc21 = loc("reduce_max")
+#loc22 = loc("max")
+#loc23 = loc("broadcast_in_dim")
+#loc24 = loc("sub")
+#loc25 = loc("exp")
+#loc26 = loc("log")
+#loc27 = loc("neg")
+#loc28 = loc("reshape")
+#loc29 = loc("div")
+#loc30 = loc("mul")
+#loc31 = loc("add_any")
+#loc32 = loc("main"(#loc8))
+#loc33 = loc("<module>"(#loc9))
+#loc34 = loc("mlp"(#loc10))
+#loc35 = loc("mlp_grad.<locals>.<lambda>"(#loc11))
+#loc36 = loc("mlp_grad"(#loc12))
+#loc37 = loc("mlp"(#loc13))
+#loc38 = loc("mlp"(#loc14))
+#loc39 = loc("mlp"(#loc15))
+#loc40 = loc("mlp"(#loc16))
+#loc41 = loc("mlp"(#loc17))
+#loc42 = loc("mlp_grad.<locals>.<lambda>"(#loc18))
+#loc43 = loc("mlp_grad.<locals>.<lambda>"(#loc19))
+#loc44 = loc(callsite(#loc32 at #loc33))
+#loc45 = loc("jit(mlp_grad)"(#loc44))
+#loc46 = loc(callsite(#loc36 at #loc44))
+#loc47 = loc(callsite(#loc35 at #loc46))
+#loc48 = loc(callsite(#loc42 at #loc46))
+#loc49 = loc(callsite(#loc43 at #loc46))
+#loc50 = loc(callsite(#loc34 at #loc47))
+#loc51 = loc(callsite(#loc37 at #loc47))
+#loc52 = loc(callsite(#loc38 at #loc47))
+#loc53 = loc(callsite(#loc39 at #loc47))
+#loc54 = loc(callsite(#loc40 at #loc47))
+#loc55 = loc(callsite(#loc41 at #loc47))
+#loc56 = loc("jit(mlp_grad)/jvp()/mul"(#loc48))
+#loc57 = loc("jit(mlp_grad)/transpose(jvp())/broadcast_in_dim"(#loc49))
+#loc58 = loc("jit(mlp_grad)/transpose(jvp())/mul"(#loc48))
+#loc59 = loc("jit(mlp_grad)/jvp()/dot_general"(#loc50))
+#loc60 = loc("jit(mlp_grad)/jvp()/broadcast_in_dim"(#loc51))
+#loc61 = loc("jit(mlp_grad)/jvp()/add"(#loc51))
+#loc62 = loc("jit(mlp_grad)/jvp()/integer_pow"(#loc52))
+#loc63 = loc("jit(mlp_grad)/jvp()/mul"(#loc52))
+#loc64 = loc("jit(mlp_grad)/jvp()/add"(#loc52))
+#loc65 = loc("jit(mlp_grad)/jvp()/tanh"(#loc52))
+#loc66 = loc("jit(mlp_grad)/jvp()/sub"(#loc52))
+#loc67 = loc("jit(mlp_grad)/jvp()/dot_general"(#loc53))
+#loc68 = loc("jit(mlp_grad)/jvp()/broadcast_in_dim"(#loc54))
+#loc69 = loc("jit(mlp_grad)/jvp()/add"(#loc54))
+#loc70 = loc("jit(mlp_grad)/jvp(jit(log_softmax))"(#loc55))
+#loc71 = loc("jit(mlp_grad)/transpose(jvp(jit(log_softmax)))"(#loc55))
+#loc72 = loc("jit(mlp_grad)/transpose(jvp())/reduce_sum"(#loc54))
+#loc73 = loc("jit(mlp_grad)/transpose(jvp())/reshape"(#loc54))
+#loc74 = loc("jit(mlp_grad)/transpose(jvp())/dot_general"(#loc53))
+#loc75 = loc("jit(mlp_grad)/transpose(jvp())/transpose"(#loc53))
+#loc76 = loc("jit(mlp_grad)/transpose(jvp())/mul"(#loc52))
+#loc77 = loc("jit(mlp_grad)/transpose(jvp())/add_any"(#loc52))
+#loc78 = loc("jit(mlp_grad)/transpose(jvp())/reduce_sum"(#loc51))
+#loc79 = loc("jit(mlp_grad)/transpose(jvp())/reshape"(#loc51))
+#loc80 = loc("jit(mlp_grad)/transpose(jvp())/dot_general"(#loc50))
+#loc81 = loc("jit(mlp_grad)/transpose(jvp())/transpose"(#loc50))
+#loc82 = loc("jit(mlp_grad)/jvp()/jit"(#loc55))
+#loc83 = loc("jit(mlp_grad)/transpose(jvp())/jit"(#loc55))
+#loc84 = loc("jit:"(#loc82))
+#loc85 = loc("jit:"(#loc83))

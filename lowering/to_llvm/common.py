@@ -27,7 +27,7 @@ from collections.abc import Iterable, Sequence
 
 import numpy as np
 from xdsl.context import Context
-from xdsl.dialects import cf, func, llvm
+from xdsl.dialects import func, llvm
 from xdsl.dialects.builtin import (
     AnyFloat,
     BFloat16Type,
@@ -68,12 +68,14 @@ from xdsl.irdl import (
     var_operand_def,
     var_successor_def,
 )
+from xdsl.parser import Parser
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
     PatternRewriteWalker,
     RewritePattern,
 )
+from xdsl.printer import Printer
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator, Pure
 from xdsl.transforms.reconcile_unrealized_casts import reconcile_unrealized_casts
@@ -484,6 +486,27 @@ class UIToFPOp(llvm.GenericCastOp):
     name = "llvm.uitofp"
 
 
+def _print_destination(printer: Printer, block: Block, operands: Sequence[SSAValue]) -> None:
+    printer.print_block_name(block)
+    if operands:
+        with printer.in_parens():
+            printer.print_list(operands, printer.print_operand)
+            printer.print_string(" : ")
+            printer.print_list([o.type for o in operands], printer.print_attribute)
+
+
+def _parse_destination(parser: Parser) -> tuple[Block, list[SSAValue]]:
+    block = parser.parse_successor()
+    operands: list[SSAValue] = []
+    if parser.parse_optional_punctuation("("):
+        unresolved = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_unresolved_operand)
+        parser.parse_punctuation(":")
+        types = parser.parse_comma_separated_list(Parser.Delimiter.NONE, parser.parse_type)
+        parser.parse_punctuation(")")
+        operands = [parser.resolve_operand(u, t) for u, t in zip(unresolved, types, strict=True)]
+    return block, operands
+
+
 @irdl_op_definition
 class SwitchOp(IRDLOperation):
     """`llvm.switch`: a multi-way branch on an integer; `cf.switch`'s structure and
@@ -503,22 +526,47 @@ class SwitchOp(IRDLOperation):
 
     traits = traits_def(IsTerminator(), Pure())
 
-    assembly_format = (
-        "$flag `:` type($flag) `,` `[` `\\n`"
-        "custom<SwitchOpCases>("
-        "  ref(type($flag)),"
-        "  $default_block,"
-        "  $default_operands,"
-        "  type($default_operands),"
-        "  $case_values,"
-        "  $case_blocks,"
-        "  $case_operands,"
-        "  $case_operand_segments,"
-        "  type($case_operands)"
-        ") `\\n` `]` attr-dict"
-    )
+    # MLIR's syntax: `llvm.switch %flag : i64, ^default(%a : t) [ 1: ^bb1, 7: ^bb2(%b : t) ]`,
+    # one case a line (the default destination comes first, outside the brackets).
+    def print(self, printer: Printer) -> None:
+        printer.print_string(" ")
+        printer.print_operand(self.flag)
+        printer.print_string(" : ")
+        printer.print_attribute(self.flag.type)
+        printer.print_string(", ")
+        _print_destination(printer, self.default_block, self.default_operands)
+        printer.print_string(" [")
+        values = self.case_values.get_values() if self.case_values is not None else ()
+        with printer.indented():
+            for index, (value, block, operands) in enumerate(zip(values, self.case_blocks, self.case_operand, strict=True)):
+                printer.print_string("\n")
+                printer.print_string(f"{value}: ")
+                _print_destination(printer, block, operands)
+                if index + 1 < len(values):
+                    printer.print_string(",")
+        printer.print_string("\n]")
+        printer.print_op_attributes(self.attributes)
 
-    custom_directives = (cf.SwitchOpCases,)
+    @classmethod
+    def parse(cls, parser: Parser) -> SwitchOp:
+        unresolved_flag = parser.parse_unresolved_operand()
+        parser.parse_punctuation(":")
+        flag = parser.resolve_operand(unresolved_flag, parser.parse_type())
+        parser.parse_punctuation(",")
+        default_block, default_operands = _parse_destination(parser)
+
+        def case() -> tuple[int, Block, list[SSAValue]]:
+            value = parser.parse_integer()
+            parser.parse_punctuation(":")
+            return (value, *_parse_destination(parser))
+
+        cases = parser.parse_comma_separated_list(Parser.Delimiter.SQUARE, case)
+        values = None
+        if cases:
+            values = DenseIntElementsAttr.from_list(VectorType(flag.type, (len(cases),)), [c[0] for c in cases])  # pyright: ignore[reportArgumentType]
+        op = cls(flag, default_block, default_operands, values, [c[1] for c in cases], [c[2] for c in cases])
+        op.attributes.update(parser.parse_optional_attr_dict())
+        return op
 
     def __init__(
         self,

@@ -8,16 +8,16 @@ widths regroups elements along a new minor dimension.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 
 from xdsl.builder import Builder
 from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import AffineMapAttr, ComplexType, IntegerType
 from xdsl.dialects.linalg.ops import IndexOp
-from xdsl.ir import Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr
 
-from lowering.scalar import bits_to_complex, complex_to_bits, emit_scalar_op
+from lowering.scalar import bits_to_complex, complex_to_bits, emit_scalar_op, signless_type
 from lowering.to_llvm.common import bitwidth
 from lowering.xla_to_linalg.constants import constant_scalar
 from lowering.xla_to_linalg.converter import (
@@ -161,36 +161,103 @@ def scalar_region_results(
     region_op_args: Sequence[SSAValue],
     builder: Builder,
     region: Region | None = None,
+    captured: Mapping[SSAValue, SSAValue] | None = None,
 ) -> list[SSAValue]:
     """Inline a region of rank-0 xla ops (a reducer or map computation) as scalar
     code: each op is emitted by its scalar semantics. Ops without a scalar form are
-    rejected by name. `region` replaces `op`'s first region (e.g. a reducer made f32)."""
+    rejected by name. `region` replaces `op`'s first region (e.g. a reducer made f32).
+
+    The region may use rank-0 values defined above it (`jax.export` hoists a
+    comparator's constants out of it): constants and scalar ops on them are
+    emitted again inside, other values (arguments, results of tensor ops) are the
+    scalars `captured` maps them to (`captured_scalars` reads them before the loops)."""
     block = (region or op.regions[0]).block
     values: dict[SSAValue, SSAValue] = dict(zip(block.args, region_op_args))
-    for inner in block.ops:
-        if inner.name == "xla.return":
-            return [values[v] for v in inner.operands]
+
+    def value(v: SSAValue, user: Operation) -> SSAValue:
+        if v not in values:
+            values[v] = _captured(v, user)
+        return values[v]
+
+    def _captured(v: SSAValue, user: Operation) -> SSAValue:
+        owner = v.owner
+        if len(shape_of(v.type)) != 0:
+            raise LoweringError(f"'{user.name}' in the body of '{op.name}' uses a non-scalar value defined outside it", user)
+        if isinstance(owner, Operation) and _scalar_op(owner):
+            emit(owner)
+            return values[v]
+        if captured is not None and v in captured:
+            return captured[v]
+        raise LoweringError(f"'{user.name}' in the body of '{op.name}' uses a value defined outside it", user)
+
+    def emit(inner: Operation) -> None:
         if isinstance(inner, ConstantOp):
             values[inner.results[0]] = constant_scalar(builder, inner)
-            continue
-        if inner.name in ("xla.broadcast_in_dim", "xla.reshape", "xla.broadcast", "xla.optimization_barrier") and all(
-            len(shape_of(v.type)) == 0 for v in (*inner.operands, *inner.results)
-        ):
+        elif inner.name in _SCALAR_FORWARDED:
             for r, o in zip(inner.results, inner.operands):
-                values[r] = values[o]
-            continue
-        if type(inner) in _SCALAR_LOWERABLE and all(len(shape_of(r.type)) == 0 for r in inner.results):
-            results = emit_scalar_op(builder.insert, inner, [values[v] for v in inner.operands])
-            for r, v in zip(inner.results, results):
-                values[r] = v
-            continue
-        raise LoweringError(
-            f"'{inner.name}' in the body of '{op.name}' has no scalar form; "
-            "only element-wise ops, constants and reshapes of scalars can appear there",
-            inner,
-        )
+                values[r] = value(o, inner)
+        else:
+            results = emit_scalar_op(builder.insert, inner, [value(v, inner) for v in inner.operands])
+            values.update(zip(inner.results, results))
+
+    for inner in block.ops:
+        if inner.name == "xla.return":
+            return [value(v, inner) for v in inner.operands]
+        if not _scalar_op(inner):
+            raise LoweringError(
+                f"'{inner.name}' in the body of '{op.name}' has no scalar form; "
+                "only element-wise ops, constants and reshapes of scalars can appear there",
+                inner,
+            )
+        emit(inner)
     raise LoweringError(f"the body of '{op.name}' has no terminator", op)
 
+
+def _scalar_op(inner: Operation) -> bool:
+    """Whether `inner` has a scalar form `scalar_region_results` can emit."""
+    if isinstance(inner, ConstantOp):
+        return True
+    scalars = all(len(shape_of(v.type)) == 0 for v in (*inner.operands, *inner.results))
+    return scalars and (inner.name in _SCALAR_FORWARDED or type(inner) in _SCALAR_LOWERABLE)
+
+
+def _rematerializable(v: SSAValue) -> bool:
+    owner = v.owner
+    return isinstance(owner, Operation) and _scalar_op(owner) and all(_rematerializable(o) for o in owner.operands)
+
+
+def captured_scalars(cx: Converter, op: Operation, builder: Builder) -> dict[SSAValue, SSAValue]:
+    """The scalars of the rank-0 values `op`'s regions use but do not define (other
+    than constants and scalar ops on them, which are emitted again inside),
+    extracted from their converted tensors at `builder`, before any loop."""
+    inside = {id(r) for r in op.regions}
+    captured: dict[SSAValue, SSAValue] = {}
+    for inner in op.walk():
+        if inner is op:
+            continue
+        for v in inner.operands:
+            if v in captured or _defined_inside(v, inside) or _rematerializable(v) or len(shape_of(v.type)) != 0:
+                continue
+            element = signless_type(element_type_of(v.type))
+            captured[v] = builder.insert(tensor.ExtractOp(cx.get(v), [], element)).result
+    return captured
+
+
+def _defined_inside(v: SSAValue, regions: set[int]) -> bool:
+    block = v.owner if isinstance(v.owner, Block) else v.owner.parent_block()
+    while block is not None:
+        region = block.parent
+        if region is None:
+            return False
+        if id(region) in regions:
+            return True
+        parent = region.parent
+        block = parent.parent_block() if parent is not None else None
+    return False
+
+
+_SCALAR_FORWARDED = frozenset({"xla.broadcast_in_dim", "xla.reshape", "xla.broadcast", "xla.optimization_barrier"})
+"""Ops that, on scalars, pass their operands through."""
 
 _SCALAR_LOWERABLE: frozenset[type[Operation]] = frozenset(
     (
@@ -205,4 +272,4 @@ _SCALAR_LOWERABLE: frozenset[type[Operation]] = frozenset(
     )
 )
 
-__all__ = ["lower_binary", "lower_bitcast_convert", "lower_elementwise", "operand_map", "scalar_region_results"]
+__all__ = ["captured_scalars", "lower_binary", "lower_bitcast_convert", "lower_elementwise", "operand_map", "scalar_region_results"]

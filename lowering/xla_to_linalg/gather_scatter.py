@@ -81,7 +81,7 @@ from lowering.xla_to_linalg.converter import (
     result_tensor_type,
     round_floats,
 )
-from lowering.xla_to_linalg.elementwise import scalar_region_results
+from lowering.xla_to_linalg.elementwise import captured_scalars, scalar_region_results
 from lowering.xla_to_linalg.reduction import f32_reducer
 from xla_dialect.diagnostics import LoweringError
 from xla_dialect.ops.gather_scatter import GatherOp, ScatterOp
@@ -283,6 +283,7 @@ class _ScatterNest:
         self.const = _constants(builder)
         """Index constants, made once before the loop nest."""
         self.region = region
+        self.captured = captured_scalars(cx, op, builder)
         self.compute_elements = list(compute_elements)
         self.input_elements = [element_type_of(v.type) for v in op.inputs]
         self.indices = cx.get(op.scatter_indices)
@@ -388,7 +389,7 @@ class _ScatterNest:
         for u, src, dst in zip(self.updates, self.input_elements, self.compute_elements, strict=True):
             value = b.insert(tensor.ExtractOp(u, ivs, signless_type(src))).result
             values.append(value if src == dst else convert_element(b.insert, self.op, value, src, dst))
-        new = scalar_region_results(self.op, [*current, *values], b, region=self.region)
+        new = scalar_region_results(self.op, [*current, *values], b, region=self.region, captured=self.captured)
         return [b.insert(tensor.InsertOp(v, r, index)).result for v, r in zip(new, carried, strict=True)]
 
 

@@ -54,7 +54,7 @@ from lowering.xla_to_linalg.converter import (
     result_tensor_type,
     round_floats,
 )
-from lowering.xla_to_linalg.elementwise import scalar_region_results
+from lowering.xla_to_linalg.elementwise import captured_scalars, scalar_region_results
 from lowering.xla_to_linalg.slicing import pad_tensor
 from xla_dialect.literals import to_numpy
 from xla_dialect.ops.constants import ConstantOp
@@ -78,6 +78,8 @@ def f32_reducer(region: Region) -> Region | None:
     values: dict[SSAValue, SSAValue] = dict(zip(old_block.args, block.args))
     for inner in old_block.ops:
         types = [v.type for v in (*inner.operands, *inner.results)]
+        if any(v not in values and _is_bf16_tensor(v.type) for v in inner.operands):
+            return None  # a bf16 value captured from above: keep the bf16 region
         if isinstance(inner, (BitcastConvertOp, ReducePrecisionOp)) and any(map(_is_bf16_tensor, types)):
             return None
         properties = dict(inner.properties)
@@ -87,7 +89,7 @@ def f32_reducer(region: Region) -> Region | None:
             flat = [float(v) for v in to_numpy(inner.value).reshape(-1)]
             properties["value"] = DenseIntOrFPElementsAttr.from_list(wide, flat)  # pyright: ignore[reportArgumentType]
         new = inner.create(
-            operands=[values[v] for v in inner.operands],
+            operands=[values.get(v, v) for v in inner.operands],
             result_types=[_bf16_to_f32(r.type) for r in inner.results],
             properties=properties,
             attributes=dict(inner.attributes),
@@ -130,10 +132,11 @@ def lower_reduce(cx: Converter, op: ReduceOp, builder: Builder) -> Sequence[SSAV
             init = builder.insert(arith.ExtFOp(init, f32)).result
         outputs.append(filled(builder, init, result_type))
     iterators = [reduction() if d in reduced else parallel(1)[0] for d in range(rank)]
+    captured = captured_scalars(cx, op, builder)
 
     def body(b: Builder, args: Sequence[SSAValue]) -> Sequence[SSAValue]:
         elements = [b.insert(arith.ExtFOp(x, f32)).result if w else x for x, w in zip(args[:n], widened)]
-        return scalar_region_results(op, [*args[n:], *elements], b, region=region)
+        return scalar_region_results(op, [*args[n:], *elements], b, region=region, captured=captured)
 
     results = list(
         generic(builder, cx.get_all(op.inputs), [identity_map(rank)] * n, outputs, [dims_map(rank, kept)] * n, iterators, body)
@@ -211,11 +214,12 @@ def lower_reduce_window(cx: Converter, op: ReduceWindowOp, builder: Builder) -> 
         window_type = TensorType(i8, [window[d] for d in windowed])
         shape_inputs.append(empty(builder, window_type))
         maps.append(dims_map(loop_rank, list(range(rank, loop_rank))))
+    captured = captured_scalars(cx, op, builder)
 
     def body(b: Builder, args: Sequence[SSAValue]) -> Sequence[SSAValue]:
         elements = [b.insert(arith.ExtFOp(x, f32)).result if w else x for x, w in zip(args[:n], widened)]
         accumulators = args[n + len(shape_inputs) :]
-        return scalar_region_results(op, [*accumulators, *elements], b, region=region)
+        return scalar_region_results(op, [*accumulators, *elements], b, region=region, captured=captured)
 
     results = list(
         generic(
@@ -236,6 +240,7 @@ def lower_map(cx: Converter, op: MapOp, builder: Builder) -> Sequence[SSAValue]:
     result_type = result_tensor_type(op)
     rank = result_type.get_num_dims()
     n = len(op.inputs)
+    captured = captured_scalars(cx, op, builder)
     return generic(
         builder,
         cx.get_all(op.inputs),
@@ -243,7 +248,7 @@ def lower_map(cx: Converter, op: MapOp, builder: Builder) -> Sequence[SSAValue]:
         [empty(builder, result_type)],
         [identity_map(rank)],
         parallel(rank),
-        lambda b, args: scalar_region_results(op, list(args[:n]), b),
+        lambda b, args: scalar_region_results(op, list(args[:n]), b, captured=captured),
     )
 
 

@@ -58,7 +58,7 @@ from lowering.xla_to_linalg.converter import (
     result_tensor_type,
     static_shape,
 )
-from lowering.xla_to_linalg.elementwise import scalar_region_results
+from lowering.xla_to_linalg.elementwise import captured_scalars, scalar_region_results
 from lowering.xla_to_linalg.slicing import pad_tensor
 from xla_dialect.ops.reduction import SelectAndScatterOp
 from xla_dialect.syntax import ints_of
@@ -111,6 +111,7 @@ def _select(
     init: SSAValue,
     source_shape: Sequence[int],
     b: Builder,
+    captured: dict[SSAValue, SSAValue],
 ) -> SSAValue:
     """Step 1: the linear operand index each source element selects (-1: none)."""
     shape = static_shape(operand)
@@ -153,7 +154,7 @@ def _select(
             if hi > 0:
                 inside.append(bb.insert(arith.CmpiOp(q, index_constant(bb, lo + shape[d]), "slt")).result)
             coords.append(q if lo == 0 else bb.insert(arith.SubiOp(q, index_constant(bb, lo))).result)
-        (keep,) = scalar_region_results(op, [cur, candidate], bb, region=op.select)
+        (keep,) = scalar_region_results(op, [cur, candidate], bb, region=op.select, captured=captured)
         true = bb.insert(arith.ConstantOp(IntegerAttr(1, 1))).result
         replace = bb.insert(arith.XOrIOp(keep, true)).result
         nothing_yet = bb.insert(arith.CmpiOp(sel, _i64(bb, 0), "slt")).result
@@ -183,7 +184,8 @@ def lower_select_and_scatter(cx: Converter, op: SelectAndScatterOp, builder: Bui
     if 0 in shape or 0 in source_shape:
         return [output]
     window, strides, pads = _params(op, rank)
-    selection = _select(op, cx.get(op.operand), init, source_shape, builder)
+    captured = captured_scalars(cx, op, builder)
+    selection = _select(op, cx.get(op.operand), init, source_shape, builder, captured)
 
     # Step 2: per output element, the box of source positions whose windows may hold it.
     box = [-(-w // s) for w, s in zip(window, strides)]
@@ -230,7 +232,7 @@ def lower_select_and_scatter(cx: Converter, op: SelectAndScatterOp, builder: Bui
         mine = b.insert(arith.CmpiOp(chosen, _linear(b, coords, output_strides), "eq")).result
         hit = mine if ok is None else b.insert(arith.AndIOp(ok, mine)).result
         value = b.insert(tensor.ExtractOp(source, safe, element)).result
-        (combined,) = scalar_region_results(op, [acc, value], b, region=scatter_region)
+        (combined,) = scalar_region_results(op, [acc, value], b, region=scatter_region, captured=captured)
         return [b.insert(arith.SelectOp(hit, combined, acc)).result]
 
     iterators = [*parallel(rank), *[reduction()] * len(boxed)]

@@ -49,7 +49,7 @@ from xdsl.ir import Attribute, Block, Region, SSAValue
 from xdsl.rewriter import InsertPoint
 
 from lowering.xla_to_linalg.converter import Converter, empty, index_constant, lowers, static_shape
-from lowering.xla_to_linalg.elementwise import scalar_region_results
+from lowering.xla_to_linalg.elementwise import captured_scalars, scalar_region_results
 from xla_dialect.diagnostics import LoweringError
 from xla_dialect.ops.reduction import SortOp
 from xla_dialect.types import element_type_of
@@ -99,8 +99,11 @@ class _Runs:
 class _RowSort:
     """Builds the merge passes of one row, whose other indices are `row`."""
 
-    def __init__(self, op: SortOp, dim: int, n: int, row: dict[int, SSAValue], rank: int):
+    def __init__(
+        self, op: SortOp, dim: int, n: int, row: dict[int, SSAValue], rank: int, captured: dict[SSAValue, SSAValue]
+    ):
         self.op = op
+        self.captured = captured
         self.dim = dim
         self.n = n
         self.row = row
@@ -224,7 +227,7 @@ class _RowSort:
         """Whether the front takes the right head (it compares strictly before the
         left one, or the left run is used up); also `i + 1` and `j + 1`."""
         comparator_args = [v for pair in zip(rights, lefts) for v in pair]
-        (before,) = scalar_region_results(self.op, comparator_args, b)
+        (before,) = scalar_region_results(self.op, comparator_args, b, captured=self.captured)
         left_done = b.insert(arith.CmpiOp(i, run.mid, "uge")).result
         right_open = b.insert(arith.CmpiOp(j, run.hi, "ult")).result
         wants_right = b.insert(arith.OrIOp(left_done, before)).result
@@ -300,7 +303,7 @@ class _RowSort:
         # Back: the largest remaining element; ties take the right one. Signed
         # compares: ib runs down to lo - 1, which is -1 for the first run.
         back_args = [v for pair in zip(back_rights, back_lefts) for v in pair]
-        (right_before,) = scalar_region_results(self.op, back_args, b)
+        (right_before,) = scalar_region_results(self.op, back_args, b, captured=self.captured)
         left_open = b.insert(arith.CmpiOp(ib, run.lo, "sge")).result
         right_done = b.insert(arith.CmpiOp(jb, run.mid, "slt")).result
         wants_left = b.insert(arith.OrIOp(right_done, right_before)).result
@@ -385,11 +388,12 @@ def lower_sort(cx: Converter, op: SortOp, builder: Builder) -> Sequence[SSAValue
     scratch = [empty(builder, v.type) for v in inputs]  # pyright: ignore[reportArgumentType]
     row_dims = [d for d in range(rank) if d != dim]
     zero = index_constant(builder, 0)
+    captured = captured_scalars(cx, op, builder)
 
     def rows(b: Builder, depth: int, row: dict[int, SSAValue], carried: Sequence[SSAValue]) -> Sequence[SSAValue]:
         """Loop over the row dimensions from `depth` on, then sort the row."""
         if depth == len(row_dims):
-            sorter = _RowSort(op, dim, n, row, rank)
+            sorter = _RowSort(op, dim, n, row, rank, captured)
             return sorter.sort(b, inputs, carried[:k], carried[k:])
         d = row_dims[depth]
         if shape[d] == 1:

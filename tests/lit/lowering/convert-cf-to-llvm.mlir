@@ -1,4 +1,5 @@
 // RUN: xla-opt %s -p convert-cf-to-llvm | FileCheck %s
+// RUN: xla-opt %s -p convert-cf-to-llvm | xla-opt | FileCheck %s
 
 // CHECK-LABEL: func.func @branches
 func.func @branches(%c: i1, %a: index, %b: i32) -> i32 {
@@ -14,8 +15,7 @@ func.func @branches(%c: i1, %a: index, %b: i32) -> i32 {
   cf.br ^bb3(%b : i32)
 // CHECK:      ^[[BB2]]:
 // CHECK-NEXT:   %[[F:.*]] = "test.op"() : () -> i32
-// CHECK-NEXT:   llvm.switch %[[F]] : i32, [
-// CHECK-NEXT:     default: ^[[BB3]](%b : i32),
+// CHECK-NEXT:   llvm.switch %[[F]] : i32, ^[[BB3]](%b : i32) [
 // CHECK-NEXT:     1: ^[[BB3]](%[[F]] : i32),
 // CHECK-NEXT:     7: ^[[BB4:.*]]
 // CHECK-NEXT:   ]
@@ -47,9 +47,8 @@ func.func @branches(%c: i1, %a: index, %b: i32) -> i32 {
 // An index switch flag becomes i64.
 // CHECK-LABEL: func.func @index_switch
 // CHECK:         %[[I:.*]] = builtin.unrealized_conversion_cast %i : index to i64
-// CHECK-NEXT:    llvm.switch %[[I]] : i64, [
-// CHECK-NEXT:      default: ^{{.*}},
-// CHECK-NEXT:      3: ^{{.*}}
+// CHECK-NEXT:    llvm.switch %[[I]] : i64, ^[[DEFAULT:[a-z0-9]+]] [
+// CHECK-NEXT:      3: ^[[DEFAULT]]
 // CHECK-NEXT:    ]
 func.func @index_switch(%i: index) {
   cf.switch %i : index, [
