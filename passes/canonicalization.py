@@ -16,6 +16,7 @@ registers the patterns below into it (`passes/__init__.py` does). Three kinds:
 from __future__ import annotations
 
 from collections.abc import Callable
+from typing import ClassVar
 
 import numpy as np
 from xdsl.dialects.builtin import DenseIntOrFPElementsAttr, TensorType
@@ -23,7 +24,7 @@ from xdsl.ir import Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from xla_dialect.canonicalization import register_patterns
-from xla_dialect.literals import numpy_dtype, to_numpy
+from xla_dialect.literals import numpy_dtype, splat_element, to_numpy
 from xla_dialect.syntax import ints_of
 from xla_dialect.types import element_type_of, is_tensor, shape_of
 
@@ -55,7 +56,10 @@ def _replace_with_constant(rewriter: PatternRewriter, op: Operation, array: np.n
 
 
 def _is_splat(array: np.ndarray | None, value: float) -> bool:
-    return array is not None and array.size > 0 and bool(np.all(array == value))
+    if array is None or array.size == 0:
+        return False
+    splat = splat_element(array)  # a splat literal is checked by its one element
+    return bool(np.all((splat if splat is not None else array) == value))
 
 
 # ---------------------------------------------------------------------------
@@ -148,7 +152,7 @@ class IdentityOperand(RewritePattern):
     """`x + 0`, `x - 0`, `x * 1`, `x & true`, `x | 0` (integers and PRED; for floats
     only `x * 1` and `x - 0`, since `-0.0 + 0.0` is `+0.0`)."""
 
-    IDENTITIES: dict[str, tuple[float, bool]] = {
+    IDENTITIES: ClassVar[dict[str, tuple[float, bool]]] = {
         # op name: (identity value on the right, valid for floats)
         "xla.add": (0, False),
         "xla.subtract": (0, True),
@@ -269,12 +273,10 @@ class SplatThroughShape(RewritePattern):
         result = op.results[0].type
         if value is None or value.size == 0 or not is_tensor(result):
             return
-        flat = value.reshape(-1)
-        if not bool(np.all((flat == flat[0]) | (flat != flat))):  # NaN splats count too
+        splat = splat_element(value)  # bit for bit: NaN splats count, [-0.0, 0.0] does not
+        if splat is None or element_type_of(result) != element_type_of(op.operands[0].type):
             return
-        if element_type_of(result) != element_type_of(op.operands[0].type):
-            return
-        _replace_with_constant(rewriter, op, np.full(shape_of(result), flat[0], dtype=value.dtype))
+        _replace_with_constant(rewriter, op, np.broadcast_to(splat, shape_of(result)))
 
 
 class TupleElement(RewritePattern):
