@@ -128,14 +128,17 @@ def from_numpy(array: np.ndarray, tensor_type: TensorType[Attribute]) -> DenseIn
     array = np.asarray(array)
     splat = splat_element(array) if array.size > 1 else None
     flat = splat.reshape(1) if splat is not None else array.reshape(-1)
+    element = tensor_type.get_element_type()
     if flat.dtype.kind == "c":
         values: list = [(float(v.real), float(v.imag)) for v in flat]
-    elif flat.dtype.kind == "b" or flat.dtype.kind in "iu":
-        values = [int(v) for v in flat]
+    elif flat.dtype.kind == "b" or flat.dtype.kind in "iu" or isinstance(element, IntegerType):
+        values = [int(v) for v in flat]  # (ml_dtypes' int2/int4 are no NumPy integer kind)
+        if isinstance(element, IntegerType):  # wrapped to the width, as the op computes
+            width = element.width.data
+            values = [v & ((1 << width) - 1) for v in values]
     else:
         values = [float(v) for v in flat]
     if len(values) == 1:  # a splat stays one element (xDSL's from_list would repeat it)
-        element = tensor_type.get_element_type()
         if isinstance(element, IntegerType):
             values = [element.get_normalized_value(values[0])]
         return DenseIntOrFPElementsAttr(tensor_type, BytesAttr(element.pack(values)))  # pyright: ignore

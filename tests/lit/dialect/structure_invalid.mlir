@@ -1,0 +1,93 @@
+// RUN: xla-opt %s --split-input-file --verify-diagnostics
+
+// Structural rules MLIR checks before any pass and later stages rely on (issue 17:
+// each of these reached the lowering and failed there with a traceback).
+
+func.func @use_before_def(%a: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{'xla.add' op operand #0 does not dominate this use}}
+  %0 = xla.add %1, %a : tensor<f32>
+  %1 = xla.add %a, %a : tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @not_dominating(%c: i1, %f: i32) -> i32 {
+  cf.cond_br %c, ^bb1, ^bb2
+^bb1:
+  %x = arith.addi %f, %f : i32
+  cf.br ^bb3
+^bb2:
+  cf.br ^bb3
+^bb3:
+  // expected-error-re @+1 {{operand #{{[0-9]+}} does not dominate this use}}
+  return %x : i32
+}
+
+// -----
+
+func.func @dominating(%c: i1, %f: i32) -> i32 {
+  %x = arith.addi %f, %f : i32
+  cf.cond_br %c, ^bb1, ^bb2
+^bb1:
+  cf.br ^bb2
+^bb2:
+  return %x : i32
+}
+
+// -----
+
+// expected-error @+1 {{every block of a function body must end in a terminator}}
+func.func @empty_body(%a: tensor<f32>) -> tensor<f32> {
+}
+
+// -----
+
+// expected-error @+1 {{a function without a body is a declaration and must be private}}
+func.func @public_declaration(%a: tensor<f32>) -> tensor<f32>
+
+// -----
+
+func.func @twice(%a: tensor<f32>) -> tensor<f32> {
+  return %a : tensor<f32>
+}
+// expected-error @+1 {{redefinition of symbol @twice}}
+func.func @twice(%a: tensor<f32>) -> tensor<f32> {
+  return %a : tensor<f32>
+}
+
+// -----
+
+func.func @insert_slice_offsets(%a: tensor<4xf32>, %b: tensor<2xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{expected 1 offsets (one per dimension), got 2}}
+  %0 = tensor.insert_slice %b into %a[0, 0] [2, 1] [1, 1] : tensor<2xf32> into tensor<4xf32>
+  return %0 : tensor<4xf32>
+}
+
+// -----
+
+func.func @switch_twice(%f: i32) -> i32 {
+  // expected-error @+1 {{branches to the same successor more than once}}
+  cf.switch %f : i32, [
+    default: ^bb1(%f : i32),
+    42: ^bb1(%f : i32)
+  ]
+^bb1(%x : i32):
+  return %x : i32
+}
+
+// -----
+
+func.func @too_few_operands(%a: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{'xla.add' takes 2 operand(s), got 1}}
+  %0 = xla.add %a : tensor<f32>
+  return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @too_many_operands(%a: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{'xla.negate' takes 1 operand(s), got 2}}
+  %0 = xla.negate %a, %a : tensor<f32>
+  return %0 : tensor<f32>
+}
