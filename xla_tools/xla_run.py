@@ -20,6 +20,7 @@ from __future__ import annotations
 import argparse
 import os
 import sys
+import zipfile
 from collections.abc import Sequence
 from typing import IO, Any
 
@@ -105,6 +106,8 @@ def run(argv: Sequence[str] | None, stdout: IO[str]) -> int:
                     text = f.read()
             except OSError as err:
                 raise _Failure(f"cannot read {args.file}: {err.strerror}") from None
+            except UnicodeDecodeError as err:
+                raise _Failure(f"cannot read {args.file}: not UTF-8 text (byte {err.start})") from None
             name = args.file
         if args.threads is not None and args.threads < 1:
             raise _Failure(f"--threads must be a positive integer, got {args.threads}")
@@ -125,15 +128,15 @@ def run(argv: Sequence[str] | None, stdout: IO[str]) -> int:
         n_leaves = executable.input_leaf_count
         leaves: list[Any] = []
         if args.inputs:
-            try:
-                data = np.load(args.inputs, allow_pickle=False)
-            except (OSError, ValueError, EOFError) as err:
-                raise _Failure(f"cannot read inputs {args.inputs}: {err}") from None
+            data = _load_npz(args.inputs)
             keys = set(data.files)
             for k in range(n_leaves):
                 if f"arg{k}" not in keys:
                     raise _Failure(f"{args.inputs} has no arg{k}; @{args.entry} takes {n_leaves} input array(s) arg0..arg{n_leaves - 1}")
-                leaves.append(data[f"arg{k}"])
+                try:
+                    leaves.append(data[f"arg{k}"])
+                except (OSError, ValueError, EOFError, zipfile.BadZipFile) as err:
+                    raise _Failure(f"cannot read arg{k} of {args.inputs}: {err}") from None
             extra = sorted(keys - {f"arg{k}" for k in range(n_leaves)})
             if extra:
                 raise _Failure(f"{args.inputs} has unexpected entries {', '.join(extra)}; @{args.entry} takes arg0..arg{n_leaves - 1}")
@@ -157,6 +160,18 @@ def run(argv: Sequence[str] | None, stdout: IO[str]) -> int:
     except _Failure as err:
         sys.stderr.write(f"xla-run: error: {err}\n")
         return 1
+
+
+def _load_npz(path: str) -> Any:
+    """The archive at `path`, or a _Failure saying why it is not a readable npz
+    (a directory, a .npy renamed .npz, a corrupt zip)."""
+    try:
+        data = np.load(path, allow_pickle=False)
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as err:
+        raise _Failure(f"cannot read inputs {path}: {getattr(err, 'strerror', None) or err}") from None
+    if not hasattr(data, "files"):
+        raise _Failure(f"cannot read inputs {path}: an .npy array, not an .npz archive of arg0, arg1, ...")
+    return data
 
 
 def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None) -> int:
