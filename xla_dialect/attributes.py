@@ -185,7 +185,14 @@ class KeywordStructAttr(ParametrizedAttribute):
             else:
                 values[key] = parser.parse_attribute()
 
-        parser.parse_comma_separated_list(parser.Delimiter.ANGLE, parse_entry)
+        # `<a = 1, b = [2]>`; a trailing comma before `>` is accepted, as StableHLO's
+        # struct parser does (`#stablehlo.gather<offset_dims = [1],>`).
+        parser.parse_punctuation("<")
+        while parser.parse_optional_punctuation(">") is None:
+            parse_entry()
+            if parser.parse_optional_punctuation(",") is None:
+                parser.parse_punctuation(">")
+                break
         return tuple(values.get(name, cls._default(kind)) for name, kind in cls.FIELDS)
 
     def print_parameters(self, printer: Printer) -> None:

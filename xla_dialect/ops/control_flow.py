@@ -10,6 +10,7 @@ reduction family.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
@@ -218,7 +219,7 @@ class WhileOp(XlaOp):
                 not isinstance(t, FunctionType),
                 f"operand #{i} has function type {format_type(t)}",
             )
-        args, results = check_region(self.cond, "cond", types, None)
+        _args, results = check_region(self.cond, "cond", types, None)
         require(
             len(results) == 1 and is_scalar_tensor(results[0], i1),
             f"cond must return a single tensor<i1>, returns {_fmt_types(results)}",
@@ -527,6 +528,11 @@ class CompositeOp(XlaOp):
     version = opt_prop_def(IntegerAttr)
 
     def verify_(self) -> None:
+        name = self.composite_name.data
+        require(  # as StableHLO: `namespace.op`, like an op name
+            re.fullmatch(r"[A-Za-z_][\w$]*(\.[\w$]+)+", name) is not None,
+            f"name \"{name}\" must be a namespaced op name (namespace.name)",
+        )
         check_callee(self, self.decomposition, "decomposition", "the composite passes")
 
     # `xla.composite "name" %a, %b {decomposition = @f, ...} : (t0, t1) -> t2`
