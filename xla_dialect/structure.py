@@ -11,7 +11,8 @@ program breaking them reached the lowering and failed there with a KeyError:
 * a `func.func` without a body is a declaration, and declarations are private
   (MLIR's rule); each block of a body ends in a terminator: `func.func @main(...) {}`
   is not a silent empty function (it reached LLVM as invalid IR);
-* the upstream ops' own invariants the lowering assumes: `tensor.insert_slice`
+* the upstream ops' own invariants the lowering assumes: `linalg.index` names a
+  loop of its `linalg.generic`; `tensor.insert_slice`
   and `tensor.extract_slice` have one offset, size and stride per dimension;
   `cf.switch` branches to each successor once (the lowering keys its blocks by
   successor).
@@ -23,6 +24,7 @@ from __future__ import annotations
 
 from xdsl.dialects.builtin import ModuleOp, StringAttr
 from xdsl.ir import Block, BlockArgument, Operation, Region, SSAValue
+from xdsl.parser.core import ForwardDeclaredValue
 from xdsl.traits import IsTerminator, SymbolTable
 
 
@@ -37,7 +39,9 @@ class StructureChecker:
         """(culprit, message) for each rule `op` breaks."""
         found: list[tuple[Operation, str]] = []
         for index, operand in enumerate(op.operands):
-            if not self._dominates(operand, op):
+            if isinstance(operand, ForwardDeclaredValue):
+                found.append((op, f"operand #{index} is a value defined nowhere in its scope"))
+            elif not self._dominates(operand, op):
                 found.append((op, f"operand #{index} does not dominate this use"))
         if op.has_trait(SymbolTable) or isinstance(op, ModuleOp):
             found.extend(_duplicate_symbols(op))
@@ -173,7 +177,21 @@ def _switch_successors(op: Operation) -> str | None:
     return None
 
 
+def _linalg_index(op: Operation) -> str | None:
+    parent = op.parent_op()
+    loops = parent.properties.get("iterator_types") if parent is not None else None
+    dim = op.properties.get("dim")
+    if loops is None or dim is None:
+        return None
+    count = len(loops.data)  # pyright: ignore[reportAttributeAccessIssue]
+    value = dim.value.data  # pyright: ignore[reportAttributeAccessIssue]
+    if not 0 <= value < count:
+        return f"dimension {value} is out of range for the {count} loop(s) of the enclosing {parent.name}"  # pyright: ignore
+    return None
+
+
 _OP_RULES = {
+    "linalg.index": _linalg_index,
     "func.func": _func_body,
     "tensor.insert_slice": _slice_lists,
     "tensor.extract_slice": _slice_lists,

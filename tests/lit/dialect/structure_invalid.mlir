@@ -91,3 +91,30 @@ func.func @too_many_operands(%a: tensor<f32>) -> tensor<f32> {
   %0 = xla.negate %a, %a : tensor<f32>
   return %0 : tensor<f32>
 }
+
+// -----
+
+// Found by the fuzzer (xla_tools/fuzz.py): a KeyError in linalg-interchange.
+func.func @index_out_of_range(%a: memref<8x4xi64>, %out: memref<4xi64>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0)>], iterator_types = ["parallel", "reduction"]} ins(%a : memref<8x4xi64>) outs(%out : memref<4xi64>) {
+  ^bb0(%x: i64, %acc: i64):
+    // expected-error @+1 {{dimension 2 is out of range for the 2 loop(s) of the enclosing linalg.generic}}
+    %i = linalg.index 2 : index
+    linalg.yield %x : i64
+  }
+  func.return
+}
+
+// -----
+
+// Found by the fuzzer: a use of a name defined only in a nested region.
+func.func @defined_only_inside(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // expected-error @+1 {{operand #0 does not dominate this use}}
+  %u = arith.addi %t, %c1 : index
+  scf.for %i = %c0 to %n step %c1 {
+    %t = arith.addi %i, %i : index
+  }
+  func.return
+}
