@@ -144,6 +144,9 @@ class KeywordStructAttr(ParametrizedAttribute):
     """
 
     FIELDS: ClassVar[tuple[tuple[str, str], ...]] = ()
+    PRINT_ALL: ClassVar[bool] = False
+    """Print every field, defaults too: upstream StableHLO requires them all in
+    `channel_handle`, `output_operand_alias` and `dot_algorithm` (and rejects `<>`)."""
 
     @classmethod
     def _default(cls, kind: str) -> Attribute:
@@ -198,7 +201,7 @@ class KeywordStructAttr(ParametrizedAttribute):
     def print_parameters(self, printer: Printer) -> None:
         entries: list[str] = []
         for (name, kind), value in zip(self.FIELDS, self.parameters, strict=True):
-            if value == self._default(kind):
+            if value == self._default(kind) and not self.PRINT_ALL:
                 continue
             if kind == "ints":
                 assert isinstance(value, ArrayAttr)
@@ -317,6 +320,7 @@ class ChannelHandleAttr(KeywordStructAttr):
 
     name = "xla.channel_handle"
     FIELDS = (("handle", "int"), ("type", "int"))
+    PRINT_ALL = True
     handle: IntAttr
     type: IntAttr
 
@@ -338,6 +342,7 @@ class OutputOperandAliasAttr(KeywordStructAttr):
     """`output_operand_aliases` entry of `custom_call`."""
 
     name = "xla.output_operand_alias"
+    PRINT_ALL = True
     FIELDS = (
         ("output_tuple_indices", "ints"),
         ("operand_index", "int"),
@@ -353,6 +358,7 @@ class DotAlgorithmAttr(KeywordStructAttr):
     """`algorithm` of `dot_general` (StableHLO): precision types and component counts."""
 
     name = "xla.dot_algorithm"
+    PRINT_ALL = True
     FIELDS = (
         ("lhs_precision_type", "attr"),
         ("rhs_precision_type", "attr"),

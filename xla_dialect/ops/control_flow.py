@@ -585,12 +585,17 @@ class OptimizationBarrierOp(XlaOp):
     @classmethod
     def parse(cls, parser: Parser) -> OptimizationBarrierOp:
         pos = parser.pos
+        if parser.parse_optional_punctuation("(") is not None:  # `()`: no operands, as upstream
+            parser.parse_punctuation(")")
+            return build(cls, [[]], [[]], parse_attr_dict(parser))
         operands = parse_operand_list(parser)
         attrs = parse_attr_dict(parser)
         types: list[Attribute] = []
         if operands:
             parser.parse_punctuation(":")
             types = parse_type_list(parser)
+        elif parser.parse_optional_punctuation("(") is not None:  # upstream: attr-dict, then `()`
+            parser.parse_punctuation(")")
         return build(cls, [resolve(parser, operands, types, pos)], [types], attrs)
 
     def print(self, printer: Printer) -> None:
@@ -601,6 +606,8 @@ class OptimizationBarrierOp(XlaOp):
         if self.operand:
             printer.print_string(" : ")
             print_types(printer, self.operand_types)
+        else:  # as StableHLO's format: `optimization_barrier()` (the empty type list)
+            printer.print_string("()")
 
 
 OPS: tuple[type[Operation], ...] = (

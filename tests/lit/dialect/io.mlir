@@ -57,7 +57,7 @@ func.func @custom_call(%a: tensor<2xf32>, %t: !xla.token) -> tensor<2xf32> {
   %2:2 = xla.custom_call @two(%a) : (tensor<2xf32>) -> (tensor<2xf32>, tensor<i32>)
   // CHECK: xla.custom_call @ffi(%{{.*}}) {backend_config = {scale = 2 : i64}, api_version = 4 : i32} : (tensor<2xf32>) -> tensor<2xf32>
   %3 = xla.custom_call @ffi(%a) {backend_config = {scale = 2 : i64}, api_version = 4 : i32} : (tensor<2xf32>) -> tensor<2xf32>
-  // CHECK: xla.custom_call @alias(%{{.*}}, %{{.*}}) {output_operand_aliases = [#xla.output_operand_alias<operand_index = 1>]} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
+  // CHECK: xla.custom_call @alias(%{{.*}}, %{{.*}}) {output_operand_aliases = [#xla.output_operand_alias<output_tuple_indices = [], operand_index = 1, operand_tuple_indices = []>]} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
   %4 = xla.custom_call @alias(%a, %a) {output_operand_aliases = [#xla.output_operand_alias<operand_index = 1>]} : (tensor<2xf32>, tensor<2xf32>) -> tensor<2xf32>
   // CHECK: xla.custom_call @layouts(%{{.*}}) {operand_layouts = [dense<0> : tensor<1xindex>], result_layouts = [dense<0> : tensor<1xindex>]} : (tensor<2xf32>) -> tensor<2xf32>
   %5 = xla.custom_call @layouts(%a) {operand_layouts = [dense<0> : tensor<1xindex>], result_layouts = [dense<0> : tensor<1xindex>]} : (tensor<2xf32>) -> tensor<2xf32>
