@@ -10,7 +10,15 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import ClassVar
 
-from xdsl.dialects.builtin import ArrayAttr, BoolAttr, IntAttr, IntegerAttr, IntegerType
+from xdsl.dialects.builtin import (
+    ArrayAttr,
+    BoolAttr,
+    FloatAttr,
+    IntAttr,
+    IntegerAttr,
+    IntegerType,
+    f64,
+)
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, ParametrizedAttribute, SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import irdl_attr_definition
@@ -75,6 +83,14 @@ class Transpose(StrEnum):
     ADJOINT = "ADJOINT"
 
 
+class ResultAccuracyMode(StrEnum):
+    """`mode` of `result_accuracy` (StableHLO)."""
+
+    DEFAULT = "DEFAULT"
+    HIGHEST = "HIGHEST"
+    TOLERANCE = "TOLERANCE"
+
+
 class CustomCallApiVersion(StrEnum):
     API_VERSION_UNSPECIFIED = "API_VERSION_UNSPECIFIED"
     API_VERSION_ORIGINAL = "API_VERSION_ORIGINAL"
@@ -119,6 +135,21 @@ class TransposeAttr(EnumAttribute[Transpose], SpacedOpaqueSyntaxAttribute):
 
 
 @irdl_attr_definition
+class ResultAccuracyModeAttr(EnumAttribute[ResultAccuracyMode]):
+    """`#xla.result_accuracy_mode<TOLERANCE>`, as StableHLO spells it in a `result_accuracy`."""
+
+    name = "xla.result_accuracy_mode"
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.data.value}>")
+
+    @classmethod
+    def parse_parameter(cls, parser: AttrParser) -> ResultAccuracyMode:
+        with parser.in_angle_brackets():
+            return parser.parse_str_enum(ResultAccuracyMode)
+
+
+@irdl_attr_definition
 class CustomCallApiVersionAttr(EnumAttribute[CustomCallApiVersion], SpacedOpaqueSyntaxAttribute):
     name = "xla.custom_call_api_version"
 
@@ -157,6 +188,7 @@ class KeywordStructAttr(ParametrizedAttribute):
             "int": IntAttr(0),
             "bool": IntAttr(0),
             "attr": NoneAttr(),
+            "float": FloatAttr(0.0, f64),
         }[kind]
 
     @classmethod
@@ -185,6 +217,8 @@ class KeywordStructAttr(ParametrizedAttribute):
                 values[key] = IntAttr(parser.parse_integer())
             elif kind == "bool":
                 values[key] = IntAttr(int(parser.parse_boolean()))
+            elif kind == "float":  # a bare float, as StableHLO's APFloat parameters
+                values[key] = FloatAttr(parser.parse_float(), f64)
             else:
                 values[key] = parser.parse_attribute()
 
@@ -212,6 +246,9 @@ class KeywordStructAttr(ParametrizedAttribute):
             elif kind == "bool":
                 assert isinstance(value, IntAttr)
                 entries.append(f"{name} = {'true' if value.data else 'false'}")
+            elif kind == "float":
+                assert isinstance(value, FloatAttr)
+                entries.append(f"{name} = {value.value.data:e}")
             else:
                 from io import StringIO
 
@@ -330,7 +367,7 @@ class ResultAccuracyAttr(KeywordStructAttr):
     """`result_accuracy` of transcendental ops (StableHLO): tolerances or a mode."""
 
     name = "xla.result_accuracy"
-    FIELDS = (("atol", "attr"), ("rtol", "attr"), ("ulps", "int"), ("mode", "attr"))
+    FIELDS = (("atol", "float"), ("rtol", "float"), ("ulps", "int"), ("mode", "attr"))
     atol: Attribute
     rtol: Attribute
     ulps: IntAttr
@@ -565,6 +602,7 @@ ALL_ATTRIBUTES: tuple[type[Attribute], ...] = (
     RngAlgorithmAttr,
     TransposeAttr,
     CustomCallApiVersionAttr,
+    ResultAccuracyModeAttr,
     DotDimensionNumbersAttr,
     GatherDimensionNumbersAttr,
     ScatterDimensionNumbersAttr,
