@@ -13,9 +13,7 @@ program breaking them reached the lowering and failed there with a KeyError:
   is not a silent empty function (it reached LLVM as invalid IR);
 * the upstream ops' own invariants the lowering assumes: `linalg.index` names a
   loop of its `linalg.generic`; `tensor.insert_slice`
-  and `tensor.extract_slice` have one offset, size and stride per dimension;
-  `cf.switch` branches to each successor once (the lowering keys its blocks by
-  successor).
+  and `tensor.extract_slice` have one offset, size and stride per dimension.
 
 `StructureChecker(op)` gives the errors of one op; `verify_all` calls it for each.
 """
@@ -170,13 +168,6 @@ def _slice_lists(op: Operation) -> str | None:
     return None
 
 
-def _switch_successors(op: Operation) -> str | None:
-    targets = list(op.successors)
-    if len({id(t) for t in targets}) != len(targets):
-        return "branches to the same successor more than once, which the lowering cannot merge"
-    return None
-
-
 def _linalg_index(op: Operation) -> str | None:
     parent = op.parent_op()
     loops = parent.properties.get("iterator_types") if parent is not None else None
@@ -195,7 +186,6 @@ _OP_RULES = {
     "func.func": _func_body,
     "tensor.insert_slice": _slice_lists,
     "tensor.extract_slice": _slice_lists,
-    "cf.switch": _switch_successors,
 }
 
 

@@ -100,6 +100,8 @@ class Converter:
 
     def __init__(self) -> None:
         self.values: dict[SSAValue, SSAValue] = {}
+        self.blocks: dict[Block, Block] = {}
+        """Old block -> its converted copy: the successors of copied branches."""
 
     def get(self, value: SSAValue) -> SSAValue:
         return self.values[value]
@@ -129,6 +131,7 @@ class Converter:
                 self.values[a] = b
                 b.name_hint = a.name_hint
             blocks.append(block)
+            self.blocks[old_block] = block
         for old_block, block in zip(old.blocks, blocks):
             builder = Builder(InsertPoint.at_end(block))
             for inner in old_block.ops:
@@ -163,7 +166,7 @@ class Converter:
             result_types=[convert_type(r.type, op) for r in op.results],
             properties=properties,
             attributes=dict(op.attributes),
-            successors=list(op.successors),
+            successors=[self.blocks.get(s, s) for s in op.successors],
             regions=[self.convert_region(r, op) for r in op.regions],
         )
         new.location = op.location

@@ -10,7 +10,7 @@ from xla_tools.fuzz import Report, check_mutant, corpus, fuzz, mutate
 
 def test_mutations_are_reproducible() -> None:
     seeds = corpus()
-    assert len(seeds) > 100
+    assert len(seeds) > 50
     first = [mutate(random.Random(3), text) for text in seeds[:20]]
     again = [mutate(random.Random(3), text) for text in seeds[:20]]
     assert first == again and first != seeds[:20]

@@ -66,18 +66,6 @@ func.func @insert_slice_offsets(%a: tensor<4xf32>, %b: tensor<2xf32>) -> tensor<
 
 // -----
 
-func.func @switch_twice(%f: i32) -> i32 {
-  // expected-error @+1 {{branches to the same successor more than once}}
-  cf.switch %f : i32, [
-    default: ^bb1(%f : i32),
-    42: ^bb1(%f : i32)
-  ]
-^bb1(%x : i32):
-  return %x : i32
-}
-
-// -----
-
 func.func @too_few_operands(%a: tensor<f32>) -> tensor<f32> {
   // expected-error @+1 {{'xla.add' takes 2 operand(s), got 1}}
   %0 = xla.add %a : tensor<f32>
