@@ -12,7 +12,8 @@ program breaking them reached the lowering and failed there with a KeyError:
   (MLIR's rule); each block of a body ends in a terminator: `func.func @main(...) {}`
   is not a silent empty function (it reached LLVM as invalid IR);
 * the upstream ops' own invariants the lowering assumes: `linalg.index` names a
-  loop of its `linalg.generic`; `tensor.insert_slice`
+  loop of its `linalg.generic`, whose body ends in `linalg.yield`; `memref.subview`,
+  `tensor.insert_slice`
   and `tensor.extract_slice` have one offset, size and stride per dimension.
 
 `StructureChecker(op)` gives the errors of one op; `verify_all` calls it for each.
@@ -153,7 +154,7 @@ def _func_body(op: Operation) -> str | None:
 
 
 def _slice_lists(op: Operation) -> str | None:
-    if len(op.operands) < 2:
+    if len(op.operands) < (2 if op.name == "tensor.insert_slice" else 1):
         return None
     sliced = op.operands[1 if op.name == "tensor.insert_slice" else 0].type  # the dest, the source
     shape = getattr(sliced, "get_shape", None)
@@ -181,7 +182,18 @@ def _linalg_index(op: Operation) -> str | None:
     return None
 
 
+def _linalg_body(op: Operation) -> str | None:
+    for region in op.regions:
+        for block in region.blocks:
+            last = block.last_op
+            if last is None or not last.has_trait(IsTerminator):
+                return "the body must end in linalg.yield"
+    return None
+
+
 _OP_RULES = {
+    "linalg.generic": _linalg_body,
+    "memref.subview": _slice_lists,
     "linalg.index": _linalg_index,
     "func.func": _func_body,
     "tensor.insert_slice": _slice_lists,

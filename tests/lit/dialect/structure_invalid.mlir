@@ -106,3 +106,23 @@ func.func @defined_only_inside(%n: index) {
   }
   func.return
 }
+
+// -----
+
+// Found by the fuzzer (--every-level): a ValueError in convert-memref-to-llvm.
+func.func @subview_offsets(%out: memref<6x8xf32>) {
+  // expected-error @+1 {{expected 2 offsets (one per dimension), got 1}}
+  %v = memref.subview %out[0] [2, 8] [1, 1] : memref<6x8xf32> to memref<2x8xf32, strided<[8, 1], offset: ?>>
+  func.return
+}
+
+// -----
+
+// Found by the fuzzer (--every-level): an AssertionError in the loop lowering.
+func.func @generic_without_yield(%sq: memref<32x32xf32>) {
+  // expected-error @+1 {{the body must end in linalg.yield}}
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%sq : memref<32x32xf32>) outs(%sq : memref<32x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+  }
+  func.return
+}
