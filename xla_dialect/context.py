@@ -10,6 +10,7 @@ instead of stopping at the first.
 from __future__ import annotations
 
 import re
+import struct
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -52,10 +53,11 @@ class LocatingParser(Parser):
         except VerifyException as err:
             # An attribute or type that its own verifier rejects while being read.
             self.raise_error(str(err).splitlines()[0] if str(err) else repr(err), span.start, self.pos)
-        except (IndexError, KeyError, TypeError, ValueError, OverflowError, AssertionError) as err:
+        except (IndexError, KeyError, TypeError, ValueError, OverflowError, AssertionError, struct.error) as err:
             # A custom syntax that met text it did not foresee: still a located error
             # (each such case found is fixed at its parser and gets a regression test).
-            self.raise_error(f"malformed operation: {type(err).__name__}: {err}", span.start, self.pos)
+            what = "a value out of range for its type" if isinstance(err, struct.error) else type(err).__name__
+            self.raise_error(f"malformed operation: {what}: {err}", span.start, self.pos)
         if isinstance(op.location, UnknownLoc):
             where = span.get_location()
             op.location = FileLineColLoc(

@@ -12,7 +12,8 @@ program breaking them reached the lowering and failed there with a KeyError:
   (MLIR's rule); each block of a body ends in a terminator: `func.func @main(...) {}`
   is not a silent empty function (it reached LLVM as invalid IR);
 * the upstream ops' own invariants the lowering assumes: `linalg.index` names a
-  loop of its `linalg.generic`, whose body ends in `linalg.yield`; `memref.subview`,
+  loop of its `linalg.generic`, whose body ends in `linalg.yield`; `scf.execute_region`
+  yields its result types; `memref.subview`,
   `tensor.insert_slice`
   and `tensor.extract_slice` have one offset, size and stride per dimension.
 
@@ -191,7 +192,17 @@ def _linalg_body(op: Operation) -> str | None:
     return None
 
 
+def _execute_region(op: Operation) -> str | None:
+    results = [r.type for r in op.results]
+    for block in op.regions[0].blocks if op.regions else ():
+        last = block.last_op
+        if last is not None and last.name == "scf.yield" and [v.type for v in last.operands] != results:
+            return "yields values whose types differ from the op's result types"
+    return None
+
+
 _OP_RULES = {
+    "scf.execute_region": _execute_region,
     "linalg.generic": _linalg_body,
     "memref.subview": _slice_lists,
     "linalg.index": _linalg_index,

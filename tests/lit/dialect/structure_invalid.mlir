@@ -126,3 +126,27 @@ func.func @generic_without_yield(%sq: memref<32x32xf32>) {
   }
   func.return
 }
+
+// -----
+
+// Found by the fuzzer: canonicalize inlined the region into invalid IR.
+func.func @execute_region_types(%a: tensor<?xf32>) -> tensor<4xf32> {
+  // expected-error @+1 {{yields values whose types differ from the op's result types}}
+  %r = scf.execute_region -> tensor<4xf32> {
+    scf.yield %a : tensor<?xf32>
+  }
+  func.return %r : tensor<4xf32>
+}
+
+// -----
+
+// Found by the fuzzer: a case value beyond the flag's type was a struct.error.
+func.func @switch_case_range(%i: index) {
+  // expected-error @+1 {{malformed operation: a value out of range for its type}}
+  cf.switch %i : index, [
+    default: ^bb1,
+    99999999999999999999999: ^bb1
+  ]
+^bb1:
+  func.return
+}
