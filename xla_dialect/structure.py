@@ -143,6 +143,9 @@ def _duplicate_symbols(table: Operation) -> list[tuple[Operation, str]]:
 
 
 def _func_body(op: Operation) -> str | None:
+    parent = op.parent_op()
+    if parent is not None and not (isinstance(parent, ModuleOp) or parent.has_trait(SymbolTable)):
+        return "a function must be defined in a module (its symbol table), not inside an op"
     for block in op.regions[0].blocks if op.regions else ():
         last = block.last_op
         if last is None or not last.has_trait(IsTerminator):

@@ -150,3 +150,16 @@ func.func @switch_case_range(%i: index) {
 ^bb1:
   func.return
 }
+
+// -----
+
+// Found by the fuzzer: a function nested in another one's body reached bufferization.
+func.func @outer() -> tensor<2xi1> {
+  // expected-error @+1 {{a function must be defined in a module (its symbol table), not inside an op}}
+  func.func @inner() -> tensor<2xi1> {
+    %0 = xla.constant dense<[true, false]> : tensor<2xi1>
+    func.return %0 : tensor<2xi1>
+  }
+  %1 = xla.constant dense<[true, false]> : tensor<2xi1>
+  func.return %1 : tensor<2xi1>
+}
