@@ -29,6 +29,7 @@ infeed) is raised as `host_io.HostIOError` when the call returns.
 from __future__ import annotations
 
 import ctypes
+import os
 import threading
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -50,6 +51,39 @@ from xla_dialect.types import TokenType, element_type_of, format_type, shape_of
 
 class CompileError(Exception):
     """The program could not be compiled (the message names the op and the reason)."""
+
+
+_ALLOCATORS = ("__xla_alloc", "aligned_alloc")
+
+
+def largest_allocation(module: ModuleOp) -> int:
+    """The largest constant size the lowered code asks its allocators for (0: none)."""
+    largest = 0
+    for op in module.walk():
+        if op.name != "llvm.call" or len(op.operands) != 2:
+            continue
+        callee = op.properties.get("callee") or op.attributes.get("callee")
+        if getattr(callee, "root_reference", None) is None or callee.root_reference.data not in _ALLOCATORS:  # pyright: ignore
+            continue
+        size = op.operands[1].owner
+        value = getattr(size, "properties", {}).get("value")
+        if getattr(size, "name", "") == "llvm.mlir.constant" and value is not None:
+            largest = max(largest, int(value.value.data))  # pyright: ignore
+    return largest
+
+
+def memory_limit() -> int:
+    """What one allocation can get at most: physical memory plus swap (an allocation
+    beyond it fails under Linux's default overcommit policy)."""
+    total = os.sysconf("SC_PAGE_SIZE") * os.sysconf("SC_PHYS_PAGES")
+    try:
+        with open("/proc/meminfo") as meminfo:
+            for line in meminfo:
+                if line.startswith("SwapTotal:"):
+                    total += int(line.split()[1]) * 1024
+    except (OSError, ValueError):
+        pass
+    return total
 
 
 @dataclass(frozen=True)
@@ -125,6 +159,7 @@ class Executable:
         inputs: Sequence[Structure],
         outputs: Sequence[Structure],
         threads: int | None = None,
+        largest_allocation_bytes: int = 0,
     ):
         self._jit = jit  # keeps the engine (and the code) alive
         self.entry = entry
@@ -137,6 +172,9 @@ class Executable:
         n_pointers = sum(len(x) for x in self._input_leaves) + len(self._output_leaves)
         prototype = ctypes.CFUNCTYPE(None, *([ctypes.c_void_p] * n_pointers))
         self._function = prototype(jit.get_function(entry))
+        self.largest_allocation = largest_allocation_bytes
+        """The largest buffer the code allocates, checked before each run: compiled code
+        cannot unwind, so an allocation that must fail is refused before it starts."""
 
     def __repr__(self) -> str:
         ins = ", ".join(format_type(t) for t in self.input_types)
@@ -162,8 +200,15 @@ class Executable:
             for k, (r, spec) in enumerate(zip(results, self._output_leaves)):
                 if not isinstance(r, np.ndarray) or r.dtype != spec.dtype or r.shape != spec.shape or not r.flags.c_contiguous:
                     raise ValueError(f"out[{k}]: expected a C-contiguous {spec.describe()}, got {_describe_given(r)}")
+                if not r.flags.writeable:
+                    raise ValueError(f"out[{k}]: the array is read-only; results need a writeable array")
         else:
             results = [np.empty(spec.shape, spec.dtype) for spec in self._output_leaves]
+        if self.largest_allocation > memory_limit():
+            raise MemoryError(
+                f"@{self.entry} needs a buffer of {self.largest_allocation} bytes, more than this "
+                f"machine's memory and swap ({memory_limit()} bytes)"
+            )
         host_io.begin_run()
         with _threads.use_threads(self.threads):
             self._function(*[a.ctypes.data for a in arrays], *[r.ctypes.data for r in results])
@@ -239,6 +284,7 @@ class CompiledModule:
 
     jit: JitModule
     signatures: Signatures
+    largest_allocation: int = 0
     executables: dict[tuple[str, int], Executable] = field(default_factory=dict[tuple[str, int], Executable])
     _lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
 
@@ -253,7 +299,7 @@ class CompiledModule:
             executable = self.executables.get((entry, count))
             if executable is None:
                 inputs, outputs = self.signatures[entry]
-                executable = Executable(self.jit, entry, inputs, outputs, count)
+                executable = Executable(self.jit, entry, inputs, outputs, count, self.largest_allocation)
                 self.executables[(entry, count)] = executable
         return executable
 
@@ -272,7 +318,7 @@ def load(
         jit = compile_llvm_module(module, opt_level=opt_level, timing=timing, object_cache=object_cache)
     except JitError as err:
         raise CompileError(str(err)) from None
-    return CompiledModule(jit, signatures)
+    return CompiledModule(jit, signatures, largest_allocation(module))
 
 
 __all__ = [

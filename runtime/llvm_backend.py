@@ -93,9 +93,19 @@ def _switch(op: SwitchOp, builder: ir.IRBuilder, val_map: ValueMap, block_map: B
     _add_incoming(op.default_block, op.default_operands, val_map, block_map, pred)
     instr = builder.switch(flag, block_map[op.default_block])
     values = op.case_values.get_values() if op.case_values is not None else ()
+    sent: dict[Block, list[SSAValue]] = {op.default_block: list(op.default_operands)}
     for value, block, operands in zip(values, op.case_blocks, op.case_operand, strict=True):
-        _add_incoming(block, operands, val_map, block_map, pred)
-        instr.add_case(ir.Constant(flag.type, int(value)), block_map[block])
+        target = block_map[block]
+        earlier = sent.setdefault(block, list(operands))
+        if earlier != list(operands):
+            # One block reached from here with other arguments: a phi has one value per
+            # predecessor, so this edge goes through a block of its own.
+            target = builder.function.append_basic_block(name=f"{pred.name}.case{int(value)}")
+            ir.IRBuilder(target).branch(block_map[block])
+            _add_incoming(block, operands, val_map, block_map, target)
+        else:
+            _add_incoming(block, operands, val_map, block_map, pred)
+        instr.add_case(ir.Constant(flag.type, int(value)), target)
 
 
 @register_op_translation(llvm.StoreOp)

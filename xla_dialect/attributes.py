@@ -18,6 +18,7 @@ from xdsl.dialects.builtin import (
     IntAttr,
     IntegerAttr,
     IntegerType,
+    f64,
 )
 from xdsl.dialects.utils import EnumAttribute
 from xdsl.ir import Attribute, ParametrizedAttribute, SpacedOpaqueSyntaxAttribute
@@ -83,21 +84,20 @@ class Transpose(StrEnum):
     ADJOINT = "ADJOINT"
 
 
+class ResultAccuracyMode(StrEnum):
+    """`mode` of `result_accuracy` (StableHLO)."""
+
+    DEFAULT = "DEFAULT"
+    HIGHEST = "HIGHEST"
+    TOLERANCE = "TOLERANCE"
+
+
 class CustomCallApiVersion(StrEnum):
     API_VERSION_UNSPECIFIED = "API_VERSION_UNSPECIFIED"
     API_VERSION_ORIGINAL = "API_VERSION_ORIGINAL"
     API_VERSION_STATUS_RETURNING = "API_VERSION_STATUS_RETURNING"
     API_VERSION_STATUS_RETURNING_UNIFIED = "API_VERSION_STATUS_RETURNING_UNIFIED"
     API_VERSION_TYPED_FFI = "API_VERSION_TYPED_FFI"
-
-
-class ResultAccuracyMode(StrEnum):
-    """`mode` of `result_accuracy`: the implementation's default, the most accurate
-    it has, or within the attribute's tolerances."""
-
-    DEFAULT = "DEFAULT"
-    HIGHEST = "HIGHEST"
-    TOLERANCE = "TOLERANCE"
 
 
 @irdl_attr_definition
@@ -136,24 +136,23 @@ class TransposeAttr(EnumAttribute[Transpose], SpacedOpaqueSyntaxAttribute):
 
 
 @irdl_attr_definition
-class CustomCallApiVersionAttr(EnumAttribute[CustomCallApiVersion], SpacedOpaqueSyntaxAttribute):
-    name = "xla.custom_call_api_version"
-
-
-@irdl_attr_definition
 class ResultAccuracyModeAttr(EnumAttribute[ResultAccuracyMode]):
-    """Prints `#xla.result_accuracy_mode<TOLERANCE>`, as StableHLO spells it."""
+    """`#xla.result_accuracy_mode<TOLERANCE>`, as StableHLO spells it in a `result_accuracy`."""
 
     name = "xla.result_accuracy_mode"
+
+    def print_parameter(self, printer: Printer) -> None:
+        printer.print_string(f"<{self.data.value}>")
 
     @classmethod
     def parse_parameter(cls, parser: AttrParser) -> ResultAccuracyMode:
         with parser.in_angle_brackets():
-            return super().parse_parameter(parser)
+            return parser.parse_str_enum(ResultAccuracyMode)
 
-    def print_parameter(self, printer: Printer) -> None:
-        with printer.in_angle_brackets():
-            super().print_parameter(printer)
+
+@irdl_attr_definition
+class CustomCallApiVersionAttr(EnumAttribute[CustomCallApiVersion], SpacedOpaqueSyntaxAttribute):
+    name = "xla.custom_call_api_version"
 
 
 # ---------------------------------------------------------------------------
@@ -173,13 +172,15 @@ class KeywordStructAttr(ParametrizedAttribute):
     `FIELDS` lists (name, kind) in parameter order; kind is `ints` (an integer list,
     default empty), `int` (default 0), `bool` (default false) or `attr` (any attribute,
     `none` absent). Fields at their default are omitted when printing and may be
-    omitted when parsing, as StableHLO does (unless `PRINT_DEFAULTS`: StableHLO's
-    parser of that struct wants every field). An f64 float prints bare (`1.0e-05`),
+    omitted when parsing, as StableHLO does (unless `PRINT_ALL`: StableHLO's parser
+    of that struct wants every field; an absent `attr` field still prints nothing). An f64 float prints bare (`1.0e-05`),
     as StableHLO prints its APFloat fields.
     """
 
     FIELDS: ClassVar[tuple[tuple[str, str], ...]] = ()
-    PRINT_DEFAULTS: ClassVar[bool] = False
+    PRINT_ALL: ClassVar[bool] = False
+    """Print every field, defaults too: upstream StableHLO requires them all in
+    `channel_handle`, `output_operand_alias` and `dot_algorithm` (and rejects `<>`)."""
 
     @classmethod
     def _default(cls, kind: str) -> Attribute:
@@ -190,6 +191,7 @@ class KeywordStructAttr(ParametrizedAttribute):
             "int": IntAttr(0),
             "bool": IntAttr(0),
             "attr": NoneAttr(),
+            "float": FloatAttr(0.0, f64),
         }[kind]
 
     @classmethod
@@ -218,16 +220,25 @@ class KeywordStructAttr(ParametrizedAttribute):
                 values[key] = IntAttr(parser.parse_integer())
             elif kind == "bool":
                 values[key] = IntAttr(int(parser.parse_boolean()))
+            elif kind == "float":  # a bare float, as StableHLO's APFloat parameters
+                values[key] = FloatAttr(parser.parse_float(), f64)
             else:
                 values[key] = parser.parse_attribute()
 
-        parser.parse_comma_separated_list(parser.Delimiter.ANGLE, parse_entry)
+        # `<a = 1, b = [2]>`; a trailing comma before `>` is accepted, as StableHLO's
+        # struct parser does (`#stablehlo.gather<offset_dims = [1],>`).
+        parser.parse_punctuation("<")
+        while parser.parse_optional_punctuation(">") is None:
+            parse_entry()
+            if parser.parse_optional_punctuation(",") is None:
+                parser.parse_punctuation(">")
+                break
         return tuple(values.get(name, cls._default(kind)) for name, kind in cls.FIELDS)
 
     def print_parameters(self, printer: Printer) -> None:
         entries: list[str] = []
         for (name, kind), value in zip(self.FIELDS, self.parameters, strict=True):
-            if value == self._default(kind) and not (self.PRINT_DEFAULTS and kind != "attr"):
+            if value == self._default(kind) and not (self.PRINT_ALL and kind != "attr"):
                 continue
             if kind == "ints":
                 assert isinstance(value, ArrayAttr)
@@ -238,6 +249,9 @@ class KeywordStructAttr(ParametrizedAttribute):
             elif kind == "bool":
                 assert isinstance(value, IntAttr)
                 entries.append(f"{name} = {'true' if value.data else 'false'}")
+            elif kind == "float":
+                assert isinstance(value, FloatAttr)
+                entries.append(f"{name} = {value.value.data:e}")
             else:
                 from io import StringIO
 
@@ -349,6 +363,7 @@ class ChannelHandleAttr(KeywordStructAttr):
 
     name = "xla.channel_handle"
     FIELDS = (("handle", "int"), ("type", "int"))
+    PRINT_ALL = True
     handle: IntAttr
     type: IntAttr
 
@@ -358,7 +373,7 @@ class ResultAccuracyAttr(KeywordStructAttr):
     """`result_accuracy` of transcendental ops (StableHLO): tolerances or a mode."""
 
     name = "xla.result_accuracy"
-    FIELDS = (("atol", "attr"), ("rtol", "attr"), ("ulps", "int"), ("mode", "attr"))
+    FIELDS = (("atol", "float"), ("rtol", "float"), ("ulps", "int"), ("mode", "attr"))
     atol: Attribute
     rtol: Attribute
     ulps: IntAttr
@@ -370,7 +385,7 @@ class OutputOperandAliasAttr(KeywordStructAttr):
     """`output_operand_aliases` entry of `custom_call`."""
 
     name = "xla.output_operand_alias"
-    PRINT_DEFAULTS = True
+    PRINT_ALL = True
     FIELDS = (
         ("output_tuple_indices", "ints"),
         ("operand_index", "int"),
@@ -386,6 +401,7 @@ class DotAlgorithmAttr(KeywordStructAttr):
     """`algorithm` of `dot_general` (StableHLO): precision types and component counts."""
 
     name = "xla.dot_algorithm"
+    PRINT_ALL = True
     FIELDS = (
         ("lhs_precision_type", "attr"),
         ("rhs_precision_type", "attr"),

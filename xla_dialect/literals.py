@@ -6,6 +6,7 @@ import ml_dtypes
 import numpy as np
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    BytesAttr,
     ComplexType,
     DenseIntOrFPElementsAttr,
     Float4E2M1FNType,
@@ -27,6 +28,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
+from xla_dialect.dense_literals import is_compact_splat
 from xla_dialect.types import shape_of
 
 _SUB_BYTE: dict[tuple[int, bool], type] = {
@@ -85,32 +87,59 @@ def numpy_dtype(element: Attribute) -> np.dtype | None:
 
 
 def to_numpy(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
-    """The array a dense literal holds (raises ValueError for types NumPy lacks)."""
+    """The array a dense literal holds (raises ValueError for types NumPy lacks).
+
+    A splat stored as one element comes back as a read-only broadcast view of it:
+    no memory for its size, however large its type."""
     tensor_type = attr.get_type()
     dtype = numpy_dtype(tensor_type.get_element_type())
     if dtype is None:
         raise ValueError(f"no NumPy type for {tensor_type.get_element_type()}")
+    shape = tuple(shape_of(tensor_type))
     if type(tensor_type.get_element_type()) in NARROW_FLOATS:  # the stored bytes, bit-exact
-        raw = np.frombuffer(attr.data.data, dtype=np.uint8).view(dtype)
-        count = int(np.prod(shape_of(tensor_type)))
-        return (np.repeat(raw, count) if raw.size == 1 else raw).reshape(shape_of(tensor_type)).copy()
-    values = attr.get_values()
-    if dtype.kind == "c":
-        flat = np.array([complex(*v) for v in values], dtype=dtype)  # pyright: ignore
-    else:
-        flat = np.array(values, dtype=dtype)
-    return flat.reshape(shape_of(tensor_type))
+        flat = np.frombuffer(attr.data.data, dtype=np.uint8).view(dtype).copy()
+    elif dtype.kind in "fc" and dtype.itemsize == attr.get_element_type().compile_time_size:
+        flat = np.frombuffer(attr.data.data, dtype=dtype.newbyteorder("<")).astype(dtype)  # bits kept
+    else:  # the stored elements only (one for a splat)
+        stored = attr.get_element_type().unpack(attr.data.data, len(attr))  # pyright: ignore
+        flat = np.array([complex(*v) for v in stored] if dtype.kind == "c" else stored, dtype=dtype)
+    if is_compact_splat(attr):
+        return np.broadcast_to(flat.reshape(()), shape)
+    return flat.reshape(shape)
+
+
+def splat_element(array: np.ndarray) -> np.ndarray | None:
+    """The one element (as a 0-d array) all elements of `array` equal bit for bit, or None.
+
+    A broadcast view (what `to_numpy` gives for a splat) answers without a pass over it."""
+    if array.size == 0:
+        return None
+    first = array[(0,) * array.ndim]
+    if all(stride == 0 for stride in array.strides) or array.size == 1:
+        return np.asarray(first)
+    flat = np.ascontiguousarray(array).reshape(-1)
+    raw = flat.view(np.uint8).reshape(flat.size, -1)
+    return np.asarray(first) if bool((raw == raw[0]).all()) else None
 
 
 def from_numpy(array: np.ndarray, tensor_type: TensorType[Attribute]) -> DenseIntOrFPElementsAttr:
-    """A dense literal of `tensor_type` holding `array` (a splat when all equal)."""
-    flat = np.asarray(array).reshape(-1)
+    """A dense literal of `tensor_type` holding `array` (one stored element when all
+    elements have the same bits: -0.0 beside 0.0 is not a splat)."""
+    array = np.asarray(array)
+    splat = splat_element(array) if array.size > 1 else None
+    flat = splat.reshape(1) if splat is not None else array.reshape(-1)
+    element = tensor_type.get_element_type()
     if flat.dtype.kind == "c":
         values: list = [(float(v.real), float(v.imag)) for v in flat]
-    elif flat.dtype.kind == "b" or flat.dtype.kind in "iu":
-        values = [int(v) for v in flat]
+    elif flat.dtype.kind == "b" or flat.dtype.kind in "iu" or isinstance(element, IntegerType):
+        values = [int(v) for v in flat]  # (ml_dtypes' int2/int4 are no NumPy integer kind)
+        if isinstance(element, IntegerType):  # wrapped to the width, as the op computes
+            width = element.width.data
+            values = [v & ((1 << width) - 1) for v in values]
     else:
         values = [float(v) for v in flat]
-    if values and all(v == values[0] for v in values) and flat.dtype.kind not in "fc":
-        values = values[:1]
+    if len(values) == 1:  # a splat stays one element (xDSL's from_list would repeat it)
+        if isinstance(element, IntegerType):
+            values = [element.get_normalized_value(values[0])]
+        return DenseIntOrFPElementsAttr(tensor_type, BytesAttr(element.pack(values)))  # pyright: ignore
     return DenseIntOrFPElementsAttr.from_list(tensor_type, values)  # pyright: ignore

@@ -28,10 +28,10 @@ STABLEHLO_PREFIX = "stablehlo."
 XLA_PREFIX = "xla."
 
 # Ops of the xla dialect that StableHLO does not define (the spec's older or
-# XLA-only forms); everything else in the dialect has a StableHLO namesake.
+# XLA-only forms); everything else in the dialect has a StableHLO namesake
+# (`xla.broadcast` too: StableHLO keeps `stablehlo.broadcast`, `broadcast_sizes`).
 XLA_ONLY_OPS: frozenset[str] = frozenset(
     {
-        "xla.broadcast",
         "xla.collapse",
         "xla.cross_replica_sum",
         "xla.rng_bernoulli",

@@ -65,6 +65,20 @@ def bool_of(attr: Attribute | None, default: bool = False) -> bool:
 # ---------------------------------------------------------------------------
 
 
+def check_operand_count(parser: Parser, cls: type[Operation], operands: Sequence[object], pos: int) -> None:
+    """A located parse error unless `operands` has as many entries as `cls` declares
+    (ops with variadic operands take any number)."""
+    from xdsl.irdl import VarOperandDef
+
+    defs = cls.get_irdl_definition().operands  # pyright: ignore[reportAttributeAccessIssue]
+    if any(isinstance(d, VarOperandDef) for _, d in defs):
+        return
+    if len(operands) != len(defs):
+        parser.raise_error(
+            f"'{cls.name}' takes {len(defs)} operand(s), got {len(operands)}", pos, parser.pos  # pyright: ignore
+        )
+
+
 def parse_operand_list(parser: Parser) -> list[UnresolvedOperand]:
     """`%a, %b, %c` (possibly empty)."""
     first = parser.parse_optional_unresolved_operand()

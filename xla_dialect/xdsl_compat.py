@@ -16,6 +16,8 @@ from xdsl.dialects.builtin import AnyFloat, ComplexType
 from xdsl.parser.attribute_parser import AttrParser
 from xdsl.utils.lexer import Span
 
+from xla_dialect.dense_literals import install_dense_literals
+
 
 def _hex_bits(text: str, element_type: AnyFloat) -> float | None:
     """The float whose bits `text` spells, if `text` is a hexadecimal literal."""
@@ -73,6 +75,31 @@ def install_hex_float_literals() -> None:
     AttrParser._parse_optional_complex = parse_optional_complex  # pyright: ignore
     element_cls._xla_hex_floats = True  # pyright: ignore[reportAttributeAccessIssue]
 
+def install_rank0_reshapes() -> None:
+    """Accept MLIR's rank-0 reshape: `tensor.expand_shape %x [] output_shape [1, 1]`
+    from a `tensor<f32>` has no reassociation groups, and every expanded dimension
+    must be 1 (MLIR's `verifyReshapeLikeTypes`); xDSL 0.74 rejects it, so a reshape
+    of `tensor<i32>` to `tensor<1xi32>` (and `chlo.scan`) failed under lower-to-llvm."""
+    from xdsl.dialects import tensor
+    from xdsl.utils.exceptions import VerifyException
+
+    original = tensor.verify_reshape_like_types
+    if getattr(original, "_xla_rank0", False):
+        return
+
+    def verify(collapsed_type, expanded_type, reassociation):  # type: ignore[no-untyped-def]
+        if not collapsed_type.get_shape() and not reassociation.data:
+            if any(d != 1 for d in expanded_type.get_shape()):
+                raise VerifyException(
+                    f"expected every dimension of {expanded_type} to be 1 when expanding a rank-0 type"
+                )
+            return
+        original(collapsed_type, expanded_type, reassociation)
+
+    verify._xla_rank0 = True  # type: ignore[attr-defined]
+    tensor.verify_reshape_like_types = verify  # pyright: ignore[reportAttributeAccessIssue]
 
 
 install_hex_float_literals()
+install_dense_literals()
+install_rank0_reshapes()

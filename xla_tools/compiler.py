@@ -17,6 +17,7 @@ from __future__ import annotations
 import os
 import sys
 import threading
+from collections import OrderedDict
 from typing import Any
 
 from xdsl.dialects.builtin import ModuleOp, StringAttr
@@ -39,8 +40,27 @@ from xla_dialect.context import XlaProgramError, make_context, parse_module
 from xla_tools.gc_pause import paused_collection
 from xla_tools.pipelines import LOWER_TO_LLVM, lower_to_llvm
 
-_CACHE: dict[tuple[str, str, int, bool], CompiledModule] = {}
+_CACHE: OrderedDict[tuple[str, str, int, bool], CompiledModule] = OrderedDict()
 _CACHE_LOCK = threading.Lock()
+
+DEFAULT_CACHE_ENTRIES = 64
+"""How many compiled modules the in-memory cache keeps (`$XLA_DIALECT_CACHE_ENTRIES`),
+least recently used evicted first; an `Executable` already handed out stays valid."""
+
+
+def cache_capacity() -> int:
+    text = os.environ.get("XLA_DIALECT_CACHE_ENTRIES", "").strip()
+    return max(0, int(text)) if text.isdigit() else DEFAULT_CACHE_ENTRIES
+
+
+def _remember(key: tuple[str, str, int, bool], compiled: CompiledModule) -> CompiledModule:
+    """Put `compiled` in the LRU cache (or take the one a concurrent compile put first)."""
+    with _CACHE_LOCK:
+        compiled = _CACHE.setdefault(key, compiled)
+        _CACHE.move_to_end(key)
+        while len(_CACHE) > cache_capacity():
+            _CACHE.popitem(last=False)
+    return compiled
 
 DEFAULT_OPT_LEVEL = 3
 """LLVM's optimization level when neither `opt_level` nor `$XLA_DIALECT_OPT_LEVEL` says."""
@@ -120,6 +140,7 @@ def _cache_entry(compiled: CompiledModule, objects: ObjectCache) -> CacheEntry:
         dict(jit.symbols),
         {name: ([str(t) for t in sig.inputs], str(sig.output)) for name, sig in jit.signatures.items()},
         {name: ([str(t) for t in ins], [str(t) for t in outs]) for name, (ins, outs) in compiled.signatures.items()},
+        {"largest_allocation": compiled.largest_allocation},
     )
 
 
@@ -144,9 +165,10 @@ def _from_cache_entry(entry: CacheEntry, opt_level: int) -> CompiledModule | Non
             name: ([attr(t) for t in ins], [attr(t) for t in outs]) for name, (ins, outs) in entry.xla_signatures.items()
         }
         jit = load_object_code(entry.objects, llvm_signatures, entry.symbols, opt_level=opt_level)
+        largest = int(entry.extra.get("largest_allocation", 0))
     except Exception:  # noqa: BLE001 - an entry that does not load is a miss: compile again
         return None
-    return CompiledModule(jit, signatures)
+    return CompiledModule(jit, signatures, largest)
 
 
 def compile(
@@ -188,11 +210,12 @@ def compile(
     key = (program if isinstance(program, str) else str(program), get_target().name, level, reassociate)
     with _CACHE_LOCK:
         compiled = _CACHE.get(key)
+        if compiled is not None:
+            _CACHE.move_to_end(key)
     if compiled is None:
         with paused_collection():
             compiled = _compile_module(program, key[0], filename, entry, level, report, reassociate)
-        with _CACHE_LOCK:
-            compiled = _CACHE.setdefault(key, compiled)
+        compiled = _remember(key, compiled)
     if printing:
         print(report.format(), file=sys.stderr)
     return compiled.executable(entry, threads)

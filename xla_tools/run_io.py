@@ -3,6 +3,7 @@
 
 from __future__ import annotations
 
+import zipfile
 from collections.abc import Sequence
 from typing import IO, Any
 
@@ -21,21 +22,33 @@ def read_inputs(path: str | None, executable: Any) -> list[Any]:
     entry = executable.entry
     leaves: list[Any] = []
     if path:
-        try:
-            data = np.load(path, allow_pickle=False)
-        except (OSError, ValueError, EOFError) as err:
-            raise RunFailure(f"cannot read inputs {path}: {err}") from None
+        data = _load_npz(path)
         keys = set(data.files)
         for k in range(n_leaves):
             if f"arg{k}" not in keys:
                 raise RunFailure(f"{path} has no arg{k}; @{entry} takes {n_leaves} input array(s) arg0..arg{n_leaves - 1}")
-            leaves.append(data[f"arg{k}"])
+            try:
+                leaves.append(data[f"arg{k}"])
+            except (OSError, ValueError, EOFError, zipfile.BadZipFile) as err:
+                raise RunFailure(f"cannot read arg{k} of {path}: {err}") from None
         extra = sorted(keys - {f"arg{k}" for k in range(n_leaves)})
         if extra:
             raise RunFailure(f"{path} has unexpected entries {', '.join(extra)}; @{entry} takes arg0..arg{n_leaves - 1}")
     elif n_leaves:
         raise RunFailure(f"@{entry} takes {n_leaves} input array(s); pass them with --inputs FILE.npz (arg0, arg1, ...)")
     return leaves
+
+
+def _load_npz(path: str) -> Any:
+    """The archive at `path`, or a RunFailure saying why it is not a readable npz
+    (a directory, a .npy renamed .npz, a corrupt zip)."""
+    try:
+        data = np.load(path, allow_pickle=False)
+    except (OSError, ValueError, EOFError, zipfile.BadZipFile) as err:
+        raise RunFailure(f"cannot read inputs {path}: {getattr(err, 'strerror', None) or err}") from None
+    if not hasattr(data, "files"):
+        raise RunFailure(f"cannot read inputs {path}: an .npy array, not an .npz archive of arg0, arg1, ...")
+    return data
 
 
 def write_results(results: Sequence[np.ndarray], output: str | None, stdout: IO[str]) -> None:

@@ -45,13 +45,28 @@ class ChunkFailed(Exception):
         super().__init__("\n".join(d.render() for d in diagnostics))
 
 
+class InputError(Exception):
+    """The input file cannot be read as a program (e.g. it is not UTF-8 text)."""
+
+
 # ---------------------------------------------------------------------------
 # expected-* annotations
 # ---------------------------------------------------------------------------
 
 _EXPECTED = re.compile(
-    r"expected-(error|warning|note|remark)\s*(?:@\s*([+-]\d+|above|below))?\s*\{\{(.*?)\}\}"
+    r"expected-(error|warning|note|remark)(-re)?\s*(?:@\s*([+-]\d+|above|below))?\s*\{\{(.*?)\}\}(?!.*\}\})"
 )
+"""`expected-error @+1 {{text}}`; with `-re` the text holds `{{regex}}` parts, so the
+annotation runs to the last `}}` of the line."""
+
+
+def expectation_pattern(text: str, is_regex: bool) -> re.Pattern[str]:
+    """What a message must contain: `text` literally, or for `-re` its `{{...}}`
+    parts as regular expressions and the rest literally (as MLIR's verifier)."""
+    if not is_regex:
+        return re.compile(re.escape(text))
+    parts = re.split(r"\{\{(.*?)\}\}", text)
+    return re.compile("".join(part if i % 2 else re.escape(part) for i, part in enumerate(parts)))
 
 
 @dataclass
@@ -61,6 +76,13 @@ class Expectation:
     text: str
     annotation_line: int
     matched: bool = False
+    is_regex: bool = False
+
+    def accepts(self, message: str) -> bool:
+        try:
+            return expectation_pattern(self.text, self.is_regex).search(message) is not None
+        except re.error:
+            return False
 
 
 def parse_expectations(chunk: str, line_offset: int) -> list[Expectation]:
@@ -68,7 +90,7 @@ def parse_expectations(chunk: str, line_offset: int) -> list[Expectation]:
     expectations: list[Expectation] = []
     for index, line in enumerate(chunk.splitlines(), start=1):
         for match in _EXPECTED.finditer(line):
-            kind, where, text = match.groups()
+            kind, regex, where, text = match.groups()
             target = index
             if where == "above":
                 target = index - 1
@@ -77,7 +99,7 @@ def parse_expectations(chunk: str, line_offset: int) -> list[Expectation]:
             elif where:
                 target = index + int(where)
             expectations.append(
-                Expectation(kind, target + line_offset, text, index + line_offset)
+                Expectation(kind, target + line_offset, text, index + line_offset, is_regex=bool(regex))
             )
     return expectations
 
@@ -89,7 +111,7 @@ def check_expectations(
     problems: list[str] = []
     for diag in diagnostics:
         for exp in expectations:
-            if not exp.matched and exp.kind == "error" and exp.line == diag.line and exp.text in diag.message:
+            if not exp.matched and exp.kind == "error" and exp.line == diag.line and exp.accepts(diag.message):
                 exp.matched = True
                 break
         else:
@@ -234,7 +256,10 @@ class XlaOptMain(xDSLOptMain):
     def _chunks(self) -> tuple[str, list[tuple[str, int]]]:
         name = self.get_input_name()
         stream, _ = self.get_input_stream()
-        text = stream.read().decode("utf-8")
+        try:
+            text = stream.read().decode("utf-8")
+        except UnicodeDecodeError as err:
+            raise InputError(f"{name}: not UTF-8 text (byte {err.start})") from None
         stream.close()
         if not self.args.split_input_file:
             return name, [(text, 0)]
@@ -327,8 +352,11 @@ def main(argv: Sequence[str] | None = None, stdout: IO[str] | None = None) -> in
     try:
         with paused_collection():
             return tool.run()
-    except FileNotFoundError as err:
+    except (FileNotFoundError, IsADirectoryError, PermissionError) as err:
         print(f"xla-opt: error: {err.strerror}: {err.filename}", file=sys.stderr)
+        return 1
+    except InputError as err:  # input that is not text
+        print(f"xla-opt: error: {err}", file=sys.stderr)
         return 1
     except Exception as err:  # noqa: BLE001 - an internal error: say so plainly, without a traceback
         print(f"xla-opt: internal error: {type(err).__name__}: {err}", file=sys.stderr)

@@ -117,6 +117,8 @@ def run(argv: Sequence[str] | None, stdout: IO[str]) -> int:
                 return f.read(), args.file
         except OSError as err:
             raise _Failure(f"cannot read {args.file}: {err.strerror}") from None
+        except UnicodeDecodeError as err:
+            raise _Failure(f"cannot read {args.file}: not UTF-8 text (byte {err.start})") from None
 
     def build(text: str, name: str) -> Any:
         """The entry's executable (each MPI rank compiles it itself)."""

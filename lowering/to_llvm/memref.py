@@ -287,6 +287,8 @@ class AllocLowering(RewritePattern):
             raise LoweringError("memref.alloc with dynamic sizes is not supported", op)
         alignment = max(ALLOC_ALIGNMENT, op.alignment.value.data if op.alignment else 0)
         size = max(alignment, -(-_byte_size(t) // alignment) * alignment)
+        if size > (1 << 63) - 1:  # an i64 size would wrap: a tiny buffer, then overruns
+            raise LoweringError(f"memref.alloc of {size} bytes exceeds the 64-bit size range", op)
         allocator = CACHED_ALLOC if size >= LARGE_ALLOCATION else "aligned_alloc"
         ensure_function(op, allocator, [i64, i64], PTR, rewriter)
         c_align, c_size = int_constant(alignment), int_constant(size)

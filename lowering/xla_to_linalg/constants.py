@@ -12,7 +12,6 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-import numpy as np
 from xdsl.builder import Builder
 from xdsl.dialects import arith, complex
 from xdsl.dialects.builtin import (
@@ -39,7 +38,7 @@ from lowering.xla_to_linalg.converter import (
     parallel,
     result_tensor_type,
 )
-from xla_dialect.literals import to_numpy
+from xla_dialect.literals import splat_element, to_numpy
 from xla_dialect.ops.constants import ConstantOp, IotaOp
 from xla_dialect.types import element_type_of
 
@@ -54,20 +53,14 @@ def scalar_attr(value: object, element: Attribute) -> Attribute:
 
 
 def _splat_value(attr: DenseIntOrFPElementsAttr) -> object | None:
-    array = to_numpy(attr)
-    if array.size == 0:
-        return None
-    flat = array.reshape(-1)
-    raw = flat.view(np.uint8).reshape(flat.size, -1)
-    if (raw == raw[0]).all():
-        return flat[0]
-    return None
+    splat = splat_element(to_numpy(attr))  # a splat literal is one stored element
+    return None if splat is None else splat[()]
 
 
 def constant_scalar(builder: Builder, op: ConstantOp) -> SSAValue:
     """The single element of a constant as a scalar `arith.constant`."""
     element = element_type_of(op.output.type)
-    value = to_numpy(op.value).reshape(-1)[0]
+    value = to_numpy(op.value).flat[0]
     if isinstance(element, ComplexType):
         return complex_constant(builder.insert, value.real, value.imag, element)
     return builder.insert(arith.ConstantOp(scalar_attr(value, element))).result  # pyright: ignore

@@ -14,6 +14,7 @@ signless (arith works on signless integers; signedness lives in the ops chosen).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
@@ -61,6 +62,21 @@ def lowers(*classes: type[Operation]) -> Callable[[Callable[..., Sequence[SSAVal
     return register
 
 
+MAX_BYTES = (1 << 63) - 1
+"""The largest array compiled code can address: byte sizes and offsets are i64."""
+
+
+def check_byte_size(t: TensorType, op: Operation | None = None) -> int:
+    """The bytes an array of `t` takes, or a LoweringError when they exceed `MAX_BYTES`
+    (the size would wrap in the code's 64-bit arithmetic: a tiny buffer, then overruns)."""
+    size = math.prod(t.get_shape()) * getattr(t.element_type, "compile_time_size", 8)
+    if size > MAX_BYTES:
+        raise LoweringError(
+            f"{t} takes {size} bytes, more than the 2^63-1 that 64-bit addresses can index", op
+        )
+    return size
+
+
 def convert_type(t: Attribute, op: Operation | None = None) -> Attribute:
     """The type a value of type `t` has after the conversion."""
     if isinstance(t, TupleType):
@@ -70,6 +86,8 @@ def convert_type(t: Attribute, op: Operation | None = None) -> Attribute:
         return IntegerType(1)
     if isinstance(t, TensorType) and any(d < 0 for d in t.get_shape()):
         raise LoweringError(f"dynamic shape {t} is not supported: shapes must be static", op)
+    if isinstance(t, TensorType):
+        check_byte_size(t, op)
     if isinstance(t, FunctionType):
         return FunctionType.from_lists(
             [convert_type(i, op) for i in t.inputs.data], [convert_type(o, op) for o in t.outputs.data]
@@ -82,6 +100,8 @@ class Converter:
 
     def __init__(self) -> None:
         self.values: dict[SSAValue, SSAValue] = {}
+        self.blocks: dict[Block, Block] = {}
+        """Old block -> its converted copy: the successors of copied branches."""
 
     def get(self, value: SSAValue) -> SSAValue:
         return self.values[value]
@@ -111,6 +131,7 @@ class Converter:
                 self.values[a] = b
                 b.name_hint = a.name_hint
             blocks.append(block)
+            self.blocks[old_block] = block
         for old_block, block in zip(old.blocks, blocks):
             builder = Builder(InsertPoint.at_end(block))
             for inner in old_block.ops:
@@ -145,7 +166,7 @@ class Converter:
             result_types=[convert_type(r.type, op) for r in op.results],
             properties=properties,
             attributes=dict(op.attributes),
-            successors=list(op.successors),
+            successors=[self.blocks.get(s, s) for s in op.successors],
             regions=[self.convert_region(r, op) for r in op.regions],
         )
         new.location = op.location

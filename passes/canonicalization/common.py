@@ -17,7 +17,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
 from xla_dialect.canonicalization import register_patterns
-from xla_dialect.literals import from_numpy, numpy_dtype, to_numpy
+from xla_dialect.literals import from_numpy, numpy_dtype, splat_element, to_numpy
 from xla_dialect.types import element_type_of, is_tensor, shape_of
 
 MAX_FOLDED_ELEMENTS = 1 << 16
@@ -92,24 +92,22 @@ def is_sub_byte_integer(dtype: np.dtype) -> bool:
 
 def splat_value(value: SSAValue) -> np.generic | None:
     """The one element of a constant all of whose elements are equal (bitwise for floats,
-    so that a splat of NaN or of -0.0 is one too)."""
+    so that a splat of NaN or of -0.0 is one too). A splat literal (a broadcast view) is
+    answered from its one element, however large its type."""
     array = constant_value(value)
-    if array is None or array.size == 0:
+    if array is None:
         return None
-    flat = array.reshape(-1)
-    if flat.dtype.kind in "fc" or flat.dtype.kind == "V":
-        raw = flat.view(np.uint8).reshape(flat.size, -1)
-        if not bool(np.all(raw == raw[0])):
-            return None
-    elif not bool(np.all(flat == flat[0])):
-        return None
-    return flat[0]
+    element = splat_element(array)
+    return None if element is None else element.reshape(())[()]
 
 
 def is_splat_of(value: SSAValue, number: float) -> bool:
     """Whether `value` is a constant whose every element equals `number` (not NaN)."""
     array = constant_value(value)
-    return array is not None and array.size > 0 and bool(np.all(array == number))
+    if array is None or array.size == 0:
+        return False
+    element = splat_element(array)
+    return bool(np.all((element if element is not None else array) == number))
 
 
 def is_constant(value: SSAValue) -> bool:

@@ -635,12 +635,13 @@ class AllToAllOp(CollectiveOp):
         concat = self.concat_dimension.value.data
         count = self.split_count.value.data
         require(count > 0, f"split_count {count} must be positive")
-        groups = self._groups()
-        if groups:
-            require(
-                len(groups[0]) == count,
-                f"split_count {count} must equal the size {len(groups[0])} of each replica group",
-            )
+        self._groups()  # checks the ids
+        shape = self.replica_groups.get_shape()
+        require(  # StableHLO: dim(replica_groups, 1) = split_count, so never empty groups
+            len(shape) == 2 and shape[1] == count,
+            f"split_count {count} must equal the size {shape[1] if len(shape) == 2 else 0} "
+            f"of each replica group",
+        )
         for i, v in enumerate(self.inputs):
             t = v.type
             check_tensor(f"operand #{i}", t)

@@ -279,6 +279,48 @@ def check_dot_algorithm(algorithm: DotAlgorithmAttr | None) -> None:
     for field in ("lhs_component_count", "rhs_component_count", "num_primitive_operations"):
         value = algorithm.int_value(field)
         require(value >= 1, f"algorithm {field} is {value}; it must be at least 1")
+    lhs, rhs, accumulation = (
+        _algorithm_kind(algorithm.field(f)) for f in ("lhs_precision_type", "rhs_precision_type", "accumulation_type")
+    )
+    counts = (algorithm.int_value("lhs_component_count"), algorithm.int_value("rhs_component_count"))
+    operations = algorithm.int_value("num_primitive_operations")
+    known = KNOWN_DOT_ALGORITHMS.get((lhs, rhs, accumulation), ())
+    require(
+        counts == (1, 1) and operations in known,
+        f"dot algorithm not known to be supported on any hardware: {{lhs: {lhs}, rhs: {rhs}, "
+        f"accumulation: {accumulation}, lhs_components: {counts[0]}, rhs_components: {counts[1]}, "
+        f"num_primitive_operations: {operations}}}",
+    )
+
+
+KNOWN_DOT_ALGORITHMS: dict[tuple[str, str, str], tuple[int, ...]] = {
+    ("f8", "f8", "f32"): (1,),
+    ("f16", "f16", "f16"): (1,),
+    ("f16", "f16", "f32"): (1,),
+    ("bf16", "bf16", "bf16"): (1,),
+    ("bf16", "bf16", "f32"): (1, 3, 6, 9),
+    ("tf32", "tf32", "f32"): (1, 3),
+    ("f32", "f32", "f32"): (1,),
+    ("f64", "f64", "f64"): (1,),
+}
+"""StableHLO's known dot algorithms (its `DotAlgorithmPreset`s): (lhs, rhs,
+accumulation) precision types and the primitive operation counts allowed, one
+component each; "f8" stands for any f8 type."""
+
+
+def _algorithm_kind(t: Attribute) -> str:
+    name = str(t)
+    return "f8" if name.startswith("f8") else name
+
+
+def check_precision_with_algorithm(precision: ArrayAttr[PrecisionAttr] | None, algorithm: object) -> None:
+    """As StableHLO: an algorithm fixes the precision, so precision_config stays DEFAULT."""
+    if algorithm is None or precision is None:
+        return
+    require(
+        all(p.data == Precision.DEFAULT for p in precision.data),
+        "must specify DEFAULT precision_config when algorithm is set",
+    )
 
 
 @irdl_op_definition
@@ -332,6 +374,7 @@ class DotGeneralOp(XlaOp):
         check_contraction_element_types(self.lhs.type, self.rhs.type, self.result.type)
         check_precision_config(self.precision_config)
         check_dot_algorithm(self.algorithm)
+        check_precision_with_algorithm(self.precision_config, self.algorithm)
         shape = infer_dot_general_shape(
             shape_of(self.lhs.type), shape_of(self.rhs.type), self.dot_dimension_numbers
         )

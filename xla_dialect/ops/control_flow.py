@@ -10,6 +10,7 @@ reduction family.
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable, Sequence
 from typing import ClassVar
 
@@ -218,7 +219,7 @@ class WhileOp(XlaOp):
                 not isinstance(t, FunctionType),
                 f"operand #{i} has function type {format_type(t)}",
             )
-        args, results = check_region(self.cond, "cond", types, None)
+        _args, results = check_region(self.cond, "cond", types, None)
         require(
             len(results) == 1 and is_scalar_tensor(results[0], i1),
             f"cond must return a single tensor<i1>, returns {_fmt_types(results)}",
@@ -527,6 +528,11 @@ class CompositeOp(XlaOp):
     version = opt_prop_def(IntegerAttr)
 
     def verify_(self) -> None:
+        name = self.composite_name.data
+        require(  # as StableHLO: `namespace.op`, like an op name
+            re.fullmatch(r"[A-Za-z_][\w$]*(\.[\w$]+)+", name) is not None,
+            f"name \"{name}\" must be a namespaced op name (namespace.name)",
+        )
         check_callee(self, self.decomposition, "decomposition", "the composite passes")
 
     # `xla.composite "name" %a, %b {decomposition = @f, ...} : (t0, t1) -> t2`
@@ -579,12 +585,17 @@ class OptimizationBarrierOp(XlaOp):
     @classmethod
     def parse(cls, parser: Parser) -> OptimizationBarrierOp:
         pos = parser.pos
+        if parser.parse_optional_punctuation("(") is not None:  # `()`: no operands, as upstream
+            parser.parse_punctuation(")")
+            return build(cls, [[]], [[]], parse_attr_dict(parser))
         operands = parse_operand_list(parser)
         attrs = parse_attr_dict(parser)
         types: list[Attribute] = []
         if operands:
             parser.parse_punctuation(":")
             types = parse_type_list(parser)
+        elif parser.parse_optional_punctuation("(") is not None:  # upstream: attr-dict, then `()`
+            parser.parse_punctuation(")")
         return build(cls, [resolve(parser, operands, types, pos)], [types], attrs)
 
     def print(self, printer: Printer) -> None:
@@ -595,6 +606,8 @@ class OptimizationBarrierOp(XlaOp):
         if self.operand:
             printer.print_string(" : ")
             print_types(printer, self.operand_types)
+        else:  # as StableHLO's format: `optimization_barrier()` (the empty type list)
+            printer.print_string("()")
 
 
 OPS: tuple[type[Operation], ...] = (

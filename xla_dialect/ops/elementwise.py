@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 from dataclasses import dataclass
+from itertools import pairwise
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
@@ -53,6 +54,7 @@ from xla_dialect.ops.base import (
 from xla_dialect.ops.conversions import BitcastConvertOp, ConversionOp, ConvertOp, ReducePrecisionOp
 from xla_dialect.syntax import (
     build,
+    check_operand_count,
     i64_array,
     ints_of,
     parse_attr_dict,
@@ -113,7 +115,7 @@ def broadcast_shapes(
                     f"[0, {len(high)}) of the higher-rank operand",
                 )
             require(
-                all(a < b for a, b in zip(dims, dims[1:])),
+                all(a < b for a, b in pairwise(dims)),
                 f"broadcast_dimensions {fmt_list(dims)} must be strictly increasing",
             )
             expanded = [1] * len(high)
@@ -187,6 +189,7 @@ class UnaryElementwiseOp(XlaOp):
     def parse(cls, parser: Parser):
         pos = parser.pos
         operands = parse_operand_list(parser)
+        check_operand_count(parser, cls, operands, pos)
         attrs = parse_attr_dict(parser)
         in_types, out_types = parse_same_or_function_type(
             parser, len(operands), infer=lambda ins: [cls.infer_result_type(ins[0])]
@@ -366,6 +369,7 @@ class BroadcastingBinaryOp(XlaOp):
     def parse(cls, parser: Parser):
         pos = parser.pos
         operands = parse_operand_list(parser)
+        check_operand_count(parser, cls, operands, pos)
         return cls._parse_tail(parser, operands, pos, {})
 
     def _print_tail(self, printer: Printer, elided: Sequence[str]) -> None:
@@ -535,6 +539,7 @@ class CompareOp(BroadcastingBinaryOp):
         parser.parse_punctuation(",")
         pos = parser.pos
         operands = parse_operand_list(parser)
+        check_operand_count(parser, cls, operands, pos)
         attrs: dict[str, Attribute] = {"comparison_direction": ComparisonDirectionAttr(direction)}
         save = parser.pos
         if parser.parse_optional_punctuation(",") is not None:
@@ -601,6 +606,7 @@ class SelectOp(XlaOp):
     def parse(cls, parser: Parser):
         pos = parser.pos
         operands = parse_operand_list(parser)
+        check_operand_count(parser, cls, operands, pos)
         attrs = parse_attr_dict(parser)
         parser.parse_punctuation(":")
         if parser._current_token.text == "(":  # pyright: ignore[reportPrivateUsage]
@@ -660,6 +666,7 @@ class ClampOp(XlaOp):
     def parse(cls, parser: Parser):
         pos = parser.pos
         operands = parse_operand_list(parser)
+        check_operand_count(parser, cls, operands, pos)
         attrs = parse_attr_dict(parser)
         ins, outs = parse_same_or_function_type(parser, len(operands))
         return build(cls, resolve(parser, operands, ins, pos), outs, attrs)

@@ -516,7 +516,11 @@ class SelectAndScatterOp(XlaOp):
         shape = shape_of(self.operand.type)
         rank = len(shape)
         element = element_type_of(self.operand.type)
-        window = ints_of(self.window_dimensions) if self.window_dimensions else (1,) * rank
+        require(  # as StableHLO: one window size per dimension, so it may only be left out at rank 0
+            self.window_dimensions is not None or rank == 0,
+            f"window_dimensions must give one size per dimension of the operand (rank {rank})",
+        )
+        window = ints_of(self.window_dimensions) if self.window_dimensions else ()
         strides = ints_of(self.window_strides) if self.window_strides else None
         _window_check("window_dimensions", window, rank, 1)
         _window_check("window_strides", strides, rank, 1)

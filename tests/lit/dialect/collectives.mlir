@@ -12,7 +12,7 @@ func.func @ids() -> (tensor<ui32>, tensor<ui32>) {
 
 // CHECK-LABEL: func.func @all_reduce
 func.func @all_reduce(%x: tensor<4xi64>, %y: tensor<5xi64>) -> tensor<4xi64> {
-  // CHECK: "xla.all_reduce"(%{{.*}}) <{replica_groups = dense<{{\[\[}}0, 1]]> : tensor<1x2xi64>, channel_handle = #xla.channel_handle<handle = 1>, use_global_device_ids}> ({
+  // CHECK: "xla.all_reduce"(%{{.*}}) <{replica_groups = dense<{{\[\[}}0, 1]]> : tensor<1x2xi64>, channel_handle = #xla.channel_handle<handle = 1, type = 0>, use_global_device_ids}> ({
   // CHECK-NEXT: ^{{.*}}(%{{.*}}: tensor<i64>, %{{.*}}: tensor<i64>):
   // CHECK-NEXT: xla.add
   // CHECK-NEXT: xla.return %{{.*}} : tensor<i64>
@@ -57,7 +57,7 @@ func.func @all_gather(%x: tensor<2x2xi64>, %y: tensor<2x2xi32>) -> tensor<2x4xi6
   // CHECK: "xla.all_gather"(%{{.*}}) <{all_gather_dim = 1 : i64, replica_groups = dense<{{\[\[}}0, 1]]> : tensor<1x2xi64>}> : (tensor<2x2xi64>) -> tensor<2x4xi64>
   %0 = "xla.all_gather"(%x) {all_gather_dim = 1 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2x2xi64>) -> tensor<2x4xi64>
   // Across replicas and partitions the result is a multiple of operand x group.
-  // CHECK: "xla.all_gather"(%{{.*}}) <{all_gather_dim = 1 : i64, replica_groups = dense<{{\[\[}}0, 1]]> : tensor<1x2xi64>, channel_handle = #xla.channel_handle<handle = 1>}> : (tensor<2x2xi64>) -> tensor<2x8xi64>
+  // CHECK: "xla.all_gather"(%{{.*}}) <{all_gather_dim = 1 : i64, replica_groups = dense<{{\[\[}}0, 1]]> : tensor<1x2xi64>, channel_handle = #xla.channel_handle<handle = 1, type = 0>}> : (tensor<2x2xi64>) -> tensor<2x8xi64>
   %1 = "xla.all_gather"(%x) {all_gather_dim = 1 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, channel_handle = #xla.channel_handle<handle = 1, type = 0>} : (tensor<2x2xi64>) -> tensor<2x8xi64>
   // CHECK: "xla.all_gather"(%{{.*}}, %{{.*}}) <{all_gather_dim = 0 : i64, replica_groups = dense<{{\[\[}}0, 1, 2]]> : tensor<1x3xi64>}> : (tensor<2x2xi64>, tensor<2x2xi32>) -> (tensor<6x2xi64>, tensor<6x2xi32>)
   %2:2 = "xla.all_gather"(%x, %y) {all_gather_dim = 0 : i64, replica_groups = dense<[[0, 1, 2]]> : tensor<1x3xi64>} : (tensor<2x2xi64>, tensor<2x2xi32>) -> (tensor<6x2xi64>, tensor<6x2xi32>)
@@ -77,7 +77,7 @@ func.func @all_to_all(%x: tensor<2x4xi64>, %y: tensor<3x4xi32>) -> tensor<4x2xi6
 
 // CHECK-LABEL: func.func @collective_permute
 func.func @collective_permute(%x: tensor<2x2xi64>) -> tensor<2x2xi64> {
-  // CHECK: "xla.collective_permute"(%{{.*}}) <{source_target_pairs = dense<{{\[\[}}0, 1], [1, 2], [3, 3]]> : tensor<3x2xi64>, channel_handle = #xla.channel_handle<handle = 1>}> : (tensor<2x2xi64>) -> tensor<2x2xi64>
+  // CHECK: "xla.collective_permute"(%{{.*}}) <{source_target_pairs = dense<{{\[\[}}0, 1], [1, 2], [3, 3]]> : tensor<3x2xi64>, channel_handle = #xla.channel_handle<handle = 1, type = 0>}> : (tensor<2x2xi64>) -> tensor<2x2xi64>
   %0 = "xla.collective_permute"(%x) {source_target_pairs = dense<[[0, 1], [1, 2], [3, 3]]> : tensor<3x2xi64>, channel_handle = #xla.channel_handle<handle = 1, type = 0>} : (tensor<2x2xi64>) -> tensor<2x2xi64>
   func.return %0 : tensor<2x2xi64>
 }
@@ -98,7 +98,7 @@ func.func @reduce_scatter(%x: tensor<2x4xi64>) -> tensor<2x2xi64> {
       %s = xla.add %a, %b : tensor<i64>
       xla.return %s : tensor<i64>
   }) {scatter_dimension = 1 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<2x4xi64>) -> tensor<2x2xi64>
-  // CHECK: "xla.reduce_scatter"(%{{.*}}) <{scatter_dimension = 1 : i64, replica_groups = dense<{{\[\[}}0, 1]]> : tensor<1x2xi64>, channel_handle = #xla.channel_handle<handle = 1>}> ({
+  // CHECK: "xla.reduce_scatter"(%{{.*}}) <{scatter_dimension = 1 : i64, replica_groups = dense<{{\[\[}}0, 1]]> : tensor<1x2xi64>, channel_handle = #xla.channel_handle<handle = 1, type = 0>}> ({
   // CHECK: }) : (tensor<2x4xi64>) -> tensor<2x1xi64>
   %1 = "xla.reduce_scatter"(%x) ({
     ^bb0(%a: tensor<i64>, %b: tensor<i64>):

@@ -440,3 +440,12 @@ func.func @all_reduce_two_blocks(%x: tensor<4xi64>) {
   }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<4xi64>) -> tensor<4xi64>
   func.return
 }
+
+// -----
+
+// As StableHLO: dim(replica_groups, 1) = split_count, so the groups may not be empty.
+func.func @all_to_all_empty_groups(%x: tensor<2x4xi64>) {
+  // expected-error @+1 {{split_count 2 must equal the size 0 of each replica group}}
+  %0 = "xla.all_to_all"(%x) {split_dimension = 1 : i64, concat_dimension = 0 : i64, split_count = 2 : i64, replica_groups = dense<> : tensor<0x0xi64>} : (tensor<2x4xi64>) -> tensor<4x2xi64>
+  func.return
+}

@@ -133,3 +133,18 @@ func.func @constant_hex_floats() -> (tensor<3xf32>, tensor<f16>, tensor<complex<
   %2 = xla.constant dense<(0x7FF0000000000001, 0x0000000000000000)> : tensor<complex<f64>>
   func.return %0, %1, %2 : tensor<3xf32>, tensor<f16>, tensor<complex<f64>>
 }
+
+// Values round-trip bit for bit: -0.0 beside 0.0 is no splat, a signalling NaN keeps its
+// payload, and a splat stays one element however large its type (issue 17).
+// CHECK-LABEL: func.func @constant_exact_bits
+func.func @constant_exact_bits() -> (tensor<2xf32>, tensor<f32>, tensor<2x2xf32>, tensor<134217728xi8>) {
+  // CHECK: xla.constant dense<[-0.000000e+00, 0.000000e+00]> : tensor<2xf32>
+  // CHECK: xla.constant dense<0x7f800001> : tensor<f32>
+  // CHECK: xla.constant dense<0x7f800001> : tensor<2x2xf32>
+  // CHECK: xla.constant dense<0> : tensor<134217728xi8>
+  %0 = xla.constant dense<[-0.0, 0.0]> : tensor<2xf32>
+  %1 = xla.constant dense<0x7F800001> : tensor<f32>
+  %2 = xla.constant dense<0x7F800001> : tensor<2x2xf32>
+  %3 = xla.constant dense<0> : tensor<134217728xi8>
+  func.return %0, %1, %2, %3 : tensor<2xf32>, tensor<f32>, tensor<2x2xf32>, tensor<134217728xi8>
+}

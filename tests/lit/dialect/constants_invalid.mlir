@@ -72,3 +72,34 @@
 
 // expected-error @+1 {{result must have a static shape, got tensor<?xi32>}}
 %0 = xla.iota dim = 0 : tensor<?xi32>
+
+// -----
+
+// Literals are range-checked where they are written (issue 17: these were tracebacks).
+// expected-error @+1 {{integer literal 300 is out of range for i8 [-128, 255]}}
+%0 = xla.constant dense<[1, 300]> : tensor<2xi8>
+
+// -----
+
+// expected-error @+1 {{integer literal 5 is out of range for i2 [-2, 3]}}
+%0 = xla.constant dense<5> : tensor<i2>
+
+// -----
+
+// expected-error @+1 {{integer literal 4 is out of range for ui2 [0, 3]}}
+%0 = xla.constant dense<4> : tensor<ui2>
+
+// -----
+
+// expected-error @+1 {{integer literal 99999999999999999999999 is out of range for i64}}
+%0 = xla.constant dense<99999999999999999999999> : tensor<i64>
+
+// -----
+
+// expected-error @+1 {{hexadecimal float literal 0x1FFFF does not fit in 16 bits of f16}}
+%0 = xla.constant dense<0x1FFFF> : tensor<f16>
+
+// -----
+
+// expected-error @+1 {{float literal 1.0e40 is out of range for f32}}
+%0 = xla.constant dense<1.0e40> : tensor<f32>

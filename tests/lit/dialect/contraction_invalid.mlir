@@ -516,3 +516,20 @@ func.func @f(%lhs: tensor<1x?x4x2xf32>, %rhs: tensor<3x3x2x4xf32>) {
   %0 = xla.convolution(%lhs, %rhs) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {pad = SAME}  : (tensor<1x?x4x2xf32>, tensor<3x3x2x4xf32>) -> tensor<1x?x4x4xf32>
   func.return
 }
+
+// -----
+
+// As StableHLO: only the algorithms some hardware implements (issue 17).
+func.func @dot_algorithm_unknown(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<f32> {
+  // expected-error @+1 {{dot algorithm not known to be supported on any hardware: {lhs: f32, rhs: f32, accumulation: f32, lhs_components: 1, rhs_components: 1, num_primitive_operations: 2}}}
+  %0 = xla.dot_general %a, %b, contracting_dims = [0] x [0], algorithm = <lhs_precision_type = f32, rhs_precision_type = f32, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 2> : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
+  func.return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @dot_algorithm_with_precision(%a: tensor<4xf32>, %b: tensor<4xf32>) -> tensor<f32> {
+  // expected-error @+1 {{must specify DEFAULT precision_config when algorithm is set}}
+  %0 = xla.dot_general %a, %b, contracting_dims = [0] x [0], precision = [HIGHEST, DEFAULT], algorithm = <lhs_precision_type = bf16, rhs_precision_type = bf16, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 6> : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
+  func.return %0 : tensor<f32>
+}

@@ -446,3 +446,12 @@ func.func @composite_missing(%x: tensor<i64>) -> tensor<i64> {
   %0 = xla.composite "my.op" %x {decomposition = @nowhere} : (tensor<i64>) -> tensor<i64>
   func.return %0 : tensor<i64>
 }
+
+// -----
+
+func.func private @impl(%x: tensor<i64>) -> tensor<i64>
+func.func @composite_without_namespace(%x: tensor<i64>) -> tensor<i64> {
+  // expected-error @+1 {{name "add_n" must be a namespaced op name (namespace.name)}}
+  %0 = xla.composite "add_n" %x {decomposition = @impl} : (tensor<i64>) -> tensor<i64>
+  func.return %0 : tensor<i64>
+}

@@ -842,3 +842,20 @@ func.func @sort_no_inputs() {
   }) : () -> ()
   func.return
 }
+
+// -----
+
+// As StableHLO: the window gives one size per dimension; it is not implied.
+func.func @select_and_scatter_without_window(%operand: tensor<4x2xi64>, %source: tensor<4x2xi64>, %init: tensor<i64>) -> tensor<4x2xi64> {
+  // expected-error @+1 {{window_dimensions must give one size per dimension of the operand (rank 2)}}
+  %r = "xla.select_and_scatter"(%operand, %source, %init) ({
+    ^bb0(%arg0: tensor<i64>, %arg1: tensor<i64>):
+      %0 = xla.compare GE, %arg0, %arg1 : (tensor<i64>, tensor<i64>) -> tensor<i1>
+      xla.return %0 : tensor<i1>
+  }, {
+    ^bb0(%arg0: tensor<i64>, %arg1: tensor<i64>):
+      %0 = xla.add %arg0, %arg1 : tensor<i64>
+      xla.return %0 : tensor<i64>
+  }) : (tensor<4x2xi64>, tensor<4x2xi64>, tensor<i64>) -> tensor<4x2xi64>
+  func.return %r : tensor<4x2xi64>
+}

@@ -102,3 +102,31 @@ func.func @tuple_element(%a: tensor<f32>, %b: tensor<i32>) -> tensor<i32> {
   // CHECK-NEXT: func.return %b : tensor<i32>
   func.return %0 : tensor<i32>
 }
+
+// -----
+
+// Sub-byte integers fold with wrapping (issue 17: canonicalize crashed on them).
+// CHECK-LABEL: func.func @fold_i4_ui2
+// CHECK-NEXT:    %[[A:.*]] = xla.constant dense<[-8, -7]> : tensor<2xi4>
+// CHECK-NEXT:    %[[B:.*]] = xla.constant dense<[1, 3]> : tensor<2xui2>
+// CHECK-NEXT:    func.return %[[A]], %[[B]]
+func.func @fold_i4_ui2() -> (tensor<2xi4>, tensor<2xui2>) {
+  %0 = xla.constant dense<[7, -8]> : tensor<2xi4>
+  %1 = xla.constant dense<1> : tensor<2xi4>
+  %2 = xla.add %0, %1 : tensor<2xi4>
+  %3 = xla.constant dense<[3, 1]> : tensor<2xui2>
+  %4 = xla.negate %3 : tensor<2xui2>
+  func.return %2, %4 : tensor<2xi4>, tensor<2xui2>
+}
+
+// -----
+
+// A splat folds through a shape op as one element, however large the result.
+// CHECK-LABEL: func.func @huge_splat_transpose
+// CHECK-NEXT:    %[[C:.*]] = xla.constant dense<-0.000000e+00> : tensor<4096x8192x64xf32>
+// CHECK-NEXT:    func.return %[[C]]
+func.func @huge_splat_transpose() -> tensor<4096x8192x64xf32> {
+  %0 = xla.constant dense<-0.0> : tensor<64x8192x4096xf32>
+  %1 = xla.transpose %0, dims = [2, 1, 0] : (tensor<64x8192x4096xf32>) -> tensor<4096x8192x64xf32>
+  func.return %1 : tensor<4096x8192x64xf32>
+}

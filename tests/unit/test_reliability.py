@@ -1,0 +1,81 @@
+"""Hostile sizes and arrays fail cleanly (issue 17): no wrapped byte size, no allocation
+that must fail, no write into a read-only `out=`, a bounded compile cache."""
+
+from __future__ import annotations
+
+import numpy as np
+import pytest
+
+from runtime import CompileError
+from xla_tools import compile, compiler
+
+ADD = """func.func @main(%a: tensor<3xf32>) -> tensor<3xf32> {
+  %0 = xla.add %a, %a : tensor<3xf32>
+  return %0 : tensor<3xf32>
+}"""
+
+
+def huge_sum(count: int) -> str:
+    return f"""func.func @main(%a: tensor<f32>) -> tensor<f32> {{
+  %0 = xla.broadcast_in_dim %a, dims = [] : (tensor<f32>) -> tensor<{count}xf32>
+  %1 = xla.exponential %0 : tensor<{count}xf32>
+  %c = xla.constant dense<0.0> : tensor<f32>
+  %2 = xla.reduce(%1 init: %c) applies xla.add across dimensions = [0] : (tensor<{count}xf32>, tensor<f32>) -> tensor<f32>
+  return %2 : tensor<f32>
+}}"""
+
+
+@pytest.mark.parametrize("count", [(1 << 62) + 1, 1 << 62])
+def test_byte_size_beyond_64_bits_is_a_compile_error(count: int) -> None:
+    with pytest.raises(CompileError, match=r"<string>:2:3: .* bytes, more than the 2\^63-1"):
+        compile(huge_sum(count))
+
+
+def test_allocation_beyond_memory_fails_before_running() -> None:
+    f = compile(huge_sum(1 << 40))  # a 4 TiB intermediate
+    assert f.largest_allocation >= 1 << 42
+    with pytest.raises(MemoryError, match="needs a buffer of 4398046511104 bytes"):
+        f(np.float32(1))
+
+
+def test_read_only_out_is_refused() -> None:
+    f = compile(ADD)
+    out = np.zeros(3, np.float32)
+    out.flags.writeable = False
+    with pytest.raises(ValueError, match=r"out\[0\]: the array is read-only"):
+        f(np.ones(3, np.float32), out=[out])
+    assert not out.any()
+
+
+def test_compile_cache_is_bounded_lru(monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("XLA_DIALECT_CACHE_ENTRIES", "2")
+    texts = [ADD + f"\n// module {i}" for i in range(3)]
+    first = compile(texts[0])
+    compile(texts[1])
+    compile(texts[0])  # refreshes the first
+    compile(texts[2])  # evicts the second
+    keys = [key[0] for key in compiler._CACHE]  # pyright: ignore[reportPrivateUsage]
+    assert texts[1] not in keys and texts[0] in keys and texts[2] in keys
+    assert len(keys) <= 2
+    np.testing.assert_array_equal(first(np.ones(3, np.float32)), np.full(3, 2, np.float32))
+
+
+SWITCH = """func.func @main(%x: tensor<i32>) -> tensor<i32> {
+  %f = tensor.extract %x[] : tensor<i32>
+  %c = arith.constant 100 : i32
+  cf.switch %f : i32, [
+    default: ^bb1(%f : i32),
+    42: ^bb1(%c : i32),
+    7: ^bb1(%f : i32)
+  ]
+^bb1(%y : i32):
+  %r = tensor.from_elements %y : tensor<i32>
+  return %r : tensor<i32>
+}"""
+
+
+def test_branches_keep_their_successors() -> None:
+    """A cf.switch reaching one block twice (valid MLIR) compiles: the xla-to-linalg
+    copy of a branch pointed at the old, dropped blocks (a KeyError in the backend)."""
+    f = compile(SWITCH, opt_level=0)
+    assert int(f(np.int32(42))) == 100 and int(f(np.int32(7))) == 7 and int(f(np.int32(3))) == 3

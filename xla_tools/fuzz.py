@@ -1,0 +1,362 @@
+"""A mutation fuzzer: valid modules, mutated, through every stage; no stage may crash.
+
+    python -m xla_tools.fuzz --seconds 3600 --seed 7          # a developer, for hours
+    python -m xla_tools.fuzz --seconds 40 --seed 0 --no-run   # CI (tests/unit/test_fuzz.py)
+
+The corpus is the repository's own programs: the chunks of `tests/lit/**/*.mlir`
+(annotations and CHECK lines stripped) and `examples/*.mlir` that parse and
+verify. Each mutant changes one to three things in one chunk's text (a number
+becomes an edge value, a dimension or element type changes, a line is deleted,
+duplicated or swapped, an SSA name is replaced by another, an operand is dropped,
+the text is cut short) and goes through the stages a user runs: parse and verify
+(`parse_module`, as `xla-opt`), `-p canonicalize` and a re-verification,
+`-p lower-to-llvm`, and (unless `--no-run`) `compile()` and a call with zeroed
+arguments, in a forked child so that a crash or a hang is seen, not suffered.
+
+Clean outcomes are a located diagnostic (`XlaProgramError`, `CompileError`, a
+pass's `DiagnosticException`/`VerifyException`), a `ValueError`/`MemoryError`
+from the executable's checks, or success. Anything else (another exception, a
+signal, a timeout, a pass whose output does not verify) is a finding, reported
+with its stage, its exception and the mutant; `--out DIR` writes each distinct one
+to a file. Each finding fixed becomes a regression test (lit or unit).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import random
+import re
+import signal
+import sys
+import time
+import traceback
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+
+EDGE_INTEGERS = [
+    "0", "1", "-1", "2", "3", "7", "8", "-8", "127", "128", "-129", "255", "256", "65536",
+    "2147483647", "-2147483648", "4294967296", "4611686018427387905", "9223372036854775807",
+    "18446744073709551616", "99999999999999999999999",
+]
+EDGE_FLOATS = ["0.0", "-0.0", "1.0e40", "1.0e-45", "0x7F800001", "0x7FC00000", "0xFF800000", "0x1FFFF", "1.5"]
+ELEMENT_TYPES = ["f32", "f64", "f16", "bf16", "i1", "i2", "ui2", "i4", "ui4", "i8", "ui8", "i32", "i64",
+                 "ui64", "f8E4M3FN", "complex<f32>", "index"]
+DIMENSIONS = ["0", "1", "2", "3", "5", "4611686018427387905", "1099511627776", "?"]
+
+_NUMBER = re.compile(r"(?<![\w%#@.])-?\d+(?:\.\d+(?:e[-+]?\d+)?)?(?![\w.])")
+_SSA = re.compile(r"%[\w.$-]+")
+_DIMS = re.compile(r"(?<=[<x])\d+(?=x)")
+_ELEMENT = re.compile(r"\b(?:f16|f32|f64|bf16|i1|i8|i16|i32|i64|ui8|ui32|ui64)\b")
+_ANNOTATION = re.compile(r"//.*$", re.MULTILINE)
+
+
+# ---------------------------------------------------------------------------
+# Corpus
+# ---------------------------------------------------------------------------
+
+
+XLA_LEVEL = re.compile(r"\b(?:xla|stablehlo|chlo|check|interpreter)\.")
+
+
+def corpus(root: Path = ROOT, every_level: bool = False) -> list[str]:
+    """The valid chunks of the repository's lit tests and examples: the programs of
+    the `xla` level (what users write), or with `every_level` also the lit inputs of
+    the lower levels (linalg, memref, vector), which only the lowering's own passes see."""
+    from xla_dialect.context import parse_module, split_input
+
+    files = sorted((root / "tests" / "lit").rglob("*.mlir")) + sorted((root / "examples").glob("*.mlir"))
+    chunks: list[str] = []
+    for path in files:
+        for chunk, _ in split_input(path.read_text()):
+            text = _ANNOTATION.sub("", chunk).strip()
+            if not text or "llvm." in text or len(text) > 6000:
+                continue
+            if not every_level and not XLA_LEVEL.search(text):
+                continue
+            if _valid(text, parse_module):
+                chunks.append(text)
+    return chunks
+
+
+def _valid(text: str, parse: Callable[[str], object]) -> bool:
+    """Whether `text` parses and verifies (a seed the tools cannot read is no seed)."""
+    try:
+        parse(text)
+    except Exception:  # noqa: BLE001
+        return False
+    return True
+
+
+# ---------------------------------------------------------------------------
+# Mutations
+# ---------------------------------------------------------------------------
+
+
+def _replace_match(rng: random.Random, text: str, pattern: re.Pattern[str], choices: list[str]) -> str:
+    matches = list(pattern.finditer(text))
+    if not matches:
+        return text
+    m = rng.choice(matches)
+    return text[: m.start()] + rng.choice(choices) + text[m.end():]
+
+
+def _lines(rng: random.Random, text: str, how: str) -> str:
+    lines = text.splitlines()
+    if len(lines) < 3:
+        return text
+    i, j = rng.randrange(1, len(lines) - 1), rng.randrange(1, len(lines) - 1)
+    if how == "delete":
+        del lines[i]
+    elif how == "duplicate":
+        lines.insert(j, lines[i])
+    else:
+        lines[i], lines[j] = lines[j], lines[i]
+    return "\n".join(lines)
+
+
+def _rename(rng: random.Random, text: str) -> str:
+    names = sorted(set(_SSA.findall(text)))
+    if len(names) < 2:
+        return text
+    matches = list(_SSA.finditer(text))
+    m = rng.choice(matches)
+    return text[: m.start()] + rng.choice(names) + text[m.end():]
+
+
+def _drop_operand(rng: random.Random, text: str) -> str:
+    matches = list(re.finditer(r"%[\w.$-]+,\s*", text))
+    if not matches:
+        return text
+    m = rng.choice(matches)
+    return text[: m.start()] + text[m.end():]
+
+
+def mutate(rng: random.Random, text: str) -> str:
+    """One to three random changes of `text`."""
+    for _ in range(rng.randint(1, 3)):
+        kind = rng.randrange(11)
+        if kind == 0:
+            text = _replace_match(rng, text, _NUMBER, EDGE_INTEGERS)
+        elif kind == 1:
+            text = _replace_match(rng, text, _NUMBER, EDGE_FLOATS)
+        elif kind == 2:
+            text = _replace_match(rng, text, _DIMS, DIMENSIONS)
+        elif kind == 3:
+            text = _replace_match(rng, text, _ELEMENT, ELEMENT_TYPES)
+        elif kind in (4, 5, 6):
+            text = _lines(rng, text, ("delete", "duplicate", "swap")[kind - 4])
+        elif kind == 7:
+            text = _rename(rng, text)
+        elif kind == 8:
+            text = _drop_operand(rng, text)
+        elif kind == 9:
+            text = text[: rng.randrange(len(text) + 1)]
+        else:
+            position = rng.randrange(len(text) + 1)
+            text = text[:position] + rng.choice(["(", ")", "{", "}", "<", ">", ",", ":", "[", "]", "\xff"]) + text[position:]
+    return text
+
+
+# ---------------------------------------------------------------------------
+# Stages
+# ---------------------------------------------------------------------------
+
+
+@dataclass
+class Finding:
+    stage: str
+    kind: str
+    detail: str
+    mutant: str
+
+    @property
+    def signature(self) -> str:
+        return f"{self.stage}: {self.kind}: {self.detail[:120]}"
+
+
+@dataclass
+class Report:
+    mutants: int = 0
+    parsed: int = 0
+    lowered: int = 0
+    compiled: int = 0
+    findings: dict[str, Finding] = field(default_factory=dict[str, Finding])
+    failures: int = 0
+
+    def add(self, finding: Finding) -> None:
+        self.failures += 1
+        self.findings.setdefault(finding.signature, finding)
+
+    def summary(self) -> str:
+        return (
+            f"{self.mutants} mutants: {self.parsed} valid after parsing, {self.lowered} lowered, "
+            f"{self.compiled} compiled; {self.failures} failures, {len(self.findings)} distinct"
+        )
+
+
+def _clean_exceptions() -> tuple[type[BaseException], ...]:
+    from xdsl.utils.exceptions import DiagnosticException, VerifyException
+
+    from runtime.executable import CompileError
+    from xla_dialect.context import XlaProgramError
+
+    return (XlaProgramError, CompileError, DiagnosticException, VerifyException)
+
+
+def _where(err: BaseException) -> str:
+    frames = traceback.extract_tb(err.__traceback__)
+    last = frames[-1] if frames else None
+    place = f" at {Path(last.filename).name}:{last.lineno}" if last else ""
+    return f"{err}"[:200] + place
+
+
+def check_mutant(text: str, report: Report, run: bool, timeout: float) -> None:
+    """Every stage on one mutant; findings go to `report`."""
+    from xla_dialect.context import make_context, parse_module, verify_all
+    from xla_tools.pipelines import lower_to_llvm, run_passes
+
+    clean = _clean_exceptions()
+    report.mutants += 1
+    stage = "parse"
+    try:
+        module = parse_module(text)
+        report.parsed += 1
+        stage = "canonicalize"
+        ctx = make_context()
+        canonical = module.clone()
+        run_passes(canonical, ["canonicalize"], ctx)
+        broken = verify_all(canonical)
+        if broken:
+            report.add(Finding(stage, "invalid output", broken[0].message, text))
+            return
+        stage = "lower-to-llvm"
+        lowered = module.clone()
+        lower_to_llvm(lowered, ctx)
+        report.lowered += 1
+    except clean:
+        return
+    except RecursionError as err:
+        report.add(Finding(stage, "RecursionError", _where(err), text))
+        return
+    except Exception as err:  # noqa: BLE001 - that is what the fuzzer looks for
+        report.add(Finding(stage, type(err).__name__, _where(err), text))
+        return
+    if run:
+        outcome = _compile_and_run_forked(text, timeout)
+        if outcome == "compiled":
+            report.compiled += 1
+        elif outcome != "clean":
+            report.add(Finding("compile/run", outcome.split(":", 1)[0], outcome, text))
+
+
+def _compile_and_run_forked(text: str, timeout: float) -> str:
+    """`compile()` and a call on zeroed arguments in a child: 'compiled', 'clean'
+    (a clean error), or what went wrong (an exception, a signal, a timeout)."""
+    read, write = os.pipe()
+    pid = os.fork()
+    if pid == 0:  # the child: report in one line, exit without cleanup
+        os.close(read)
+        message = _compile_and_run(text)
+        os.write(write, message.encode("utf-8", "replace")[:4000])
+        os._exit(0)
+    os.close(write)
+    deadline = time.monotonic() + timeout
+    status = None
+    while time.monotonic() < deadline:
+        done, status = os.waitpid(pid, os.WNOHANG)
+        if done:
+            break
+        time.sleep(0.02)
+    else:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        os.close(read)
+        return f"timeout: no answer in {timeout:.0f} s"
+    with os.fdopen(read, "rb") as pipe:
+        message = pipe.read().decode("utf-8", "replace")
+    if status is not None and os.WIFSIGNALED(status):
+        return f"signal: {signal.Signals(os.WTERMSIG(status)).name}"
+    return message or "exit: the child said nothing"
+
+
+def _compile_and_run(text: str) -> str:
+    import numpy as np
+
+    from xla_tools import compile
+
+    clean = _clean_exceptions()
+    try:
+        executable = compile(text, opt_level=0)
+    except clean:
+        return "clean"
+    except Exception as err:  # noqa: BLE001
+        return f"{type(err).__name__}: {_where(err)}"
+    try:
+        leaves = [
+            np.zeros(spec.shape, spec.dtype)
+            for specs in executable._input_leaves  # pyright: ignore[reportPrivateUsage]
+            for spec in specs
+        ]
+        executable.run_leaves(leaves)
+    except (ValueError, MemoryError) + clean:
+        return "compiled"
+    except Exception as err:  # noqa: BLE001
+        return f"{type(err).__name__}: {_where(err)}"
+    return "compiled"
+
+
+def fuzz(
+    seconds: float,
+    seed: int,
+    run: bool = True,
+    timeout: float = 60.0,
+    limit: int | None = None,
+    every_level: bool = False,
+) -> Report:
+    """Mutate and check for `seconds` (or `limit` mutants), reproducibly from `seed`."""
+    rng = random.Random(seed)
+    seeds = corpus(every_level=every_level)
+    report = Report()
+    end = time.monotonic() + seconds
+    for text in _mutants(rng, seeds):
+        if time.monotonic() >= end or (limit is not None and report.mutants >= limit):
+            break
+        check_mutant(text, report, run, timeout)
+    return report
+
+
+def _mutants(rng: random.Random, seeds: list[str]) -> Iterator[str]:
+    while seeds:
+        yield mutate(rng, rng.choice(seeds))
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="python -m xla_tools.fuzz", description=__doc__.splitlines()[0])
+    parser.add_argument("--seconds", type=float, default=60.0, help="how long to fuzz (default 60)")
+    parser.add_argument("--seed", type=int, default=0, help="the random seed (default 0)")
+    parser.add_argument("--limit", type=int, default=None, help="stop after this many mutants")
+    parser.add_argument("--no-run", action="store_true", help="skip compile() and running (faster)")
+    parser.add_argument("--timeout", type=float, default=60.0, help="seconds per compile and run")
+    parser.add_argument("--every-level", action="store_true", help="seed with linalg/memref/vector lit inputs too")
+    parser.add_argument("--out", type=Path, default=None, help="write each distinct finding to DIR")
+    args = parser.parse_args(argv)
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 5000))
+    report = fuzz(
+        args.seconds, args.seed, run=not args.no_run, timeout=args.timeout, limit=args.limit,
+        every_level=args.every_level,
+    )
+    print(report.summary())
+    for index, finding in enumerate(report.findings.values()):
+        print(f"[{index}] {finding.signature}")
+        if args.out is not None:
+            args.out.mkdir(parents=True, exist_ok=True)
+            (args.out / f"finding_{index}.mlir").write_text(f"// {finding.signature}\n{finding.mutant}\n")
+    return 1 if report.findings else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
