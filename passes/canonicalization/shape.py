@@ -28,6 +28,7 @@ from passes.canonicalization.common import (
     replace_with_op,
     replace_with_values,
     splat_value,
+    tensor_dtype,
 )
 from xla_dialect.syntax import i64_array, ints_of
 from xla_dialect.types import is_tensor, shape_of
@@ -293,10 +294,11 @@ def fold_get_dimension_size(op: Operation, rewriter: PatternRewriter) -> None:
 
 @pattern("xla.transpose", "xla.reshape", "xla.broadcast_in_dim", "xla.broadcast", "xla.reverse")
 def shape_of_splat(op: Operation, rewriter: PatternRewriter) -> None:
-    """A shape op of a splat constant is a splat of the result type."""
+    """A shape op of a splat constant is a splat of the result type (at any size: a
+    splat literal stores one element)."""
     value = splat_value(op.operands[0])
     t = op.results[0].type
-    if value is None or not foldable_type(t):
+    if value is None or not is_static(t) or tensor_dtype(t) is None:
         return
     rewriter.replace(op, constant_op(np.asarray(value), t))
 

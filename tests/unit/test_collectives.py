@@ -24,7 +24,7 @@ from runtime.collectives.devices import (
 from runtime.host_io import HostIOError
 from xla_tools import compile
 
-EXPORTS = Path(__file__).resolve().parents[2] / "examples" / "jax_exports"
+EXPORTS = Path(__file__).resolve().parents[2] / "examples" / "data_parallel"
 
 # One program holding one of each op (compiled once): 4 replicas, groups of 2
 # and of 4, reductions along every dimension.

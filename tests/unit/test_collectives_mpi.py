@@ -23,7 +23,7 @@ import pytest
 
 from xla_tools import compile
 
-EXPORTS = Path(__file__).resolve().parents[2] / "examples" / "jax_exports"
+EXPORTS = Path(__file__).resolve().parents[2] / "examples" / "data_parallel"
 BIN = Path(sys.executable).parent
 MPIEXEC = shutil.which("mpiexec", path=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}")
 XLA_RUN = shutil.which("xla-run", path=f"{BIN}{os.pathsep}{os.environ.get('PATH', '')}")

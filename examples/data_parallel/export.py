@@ -1,6 +1,6 @@
 """Export a data-parallel MLP training step (needs jax: `pip install -e ".[bench]"`).
 
-    python examples/jax_exports/export_data_parallel.py
+    python examples/data_parallel/export.py
 
 Writes, beside this script:
 * `mlp_train_step.mlir`: one SGD step on the whole batch, `jax.jit(step).lower(...)`
