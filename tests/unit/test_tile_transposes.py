@@ -41,7 +41,10 @@ def test_tiled_where_expected() -> None:
     module = parse_module(MODULE)
     run_passes(module, LOWER_TO_LLVM[: LOWER_TO_LLVM.index("linalg-tile-transposes") + 1])
     tiled = {f.sym_name.data for f in module.ops for o in f.walk() if "tiled" in o.attributes}
-    assert tiled == {"t2", "two"}  # t3's transposed operand is 3-D: left alone
+    # t3's transposed operand is 3-D: left alone. xla-simplify sinks the transposes of
+    # @two and @odd past the element-wise op (x.T + y.T = (x + y).T): one transposed
+    # write, which the pass (transposed reads only) leaves alone.
+    assert tiled == {"t2"}
 
 
 @pytest.mark.parametrize(
