@@ -33,7 +33,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from harness import Case, export
+from harness import Case, export, jax_context
 
 SUITES = ("contractions", "transcendental", "memory")
 
@@ -87,6 +87,11 @@ HEADER = (
 
 def run_case(case: Case, threads: int, reps: int, seconds: float) -> tuple[str, bool, list[float]]:
     """The table row of `case`, whether its results agree across thread counts, and its minima."""
+    with jax_context(case):
+        return _run_case(case, threads, reps, seconds)
+
+
+def _run_case(case: Case, threads: int, reps: int, seconds: float) -> tuple[str, bool, list[float]]:
     import jax
 
     from xla_tools import compile

@@ -136,6 +136,13 @@ def _needs_x64(args: Any) -> bool:
     return any(np.asarray(a).dtype.itemsize == 8 and np.asarray(a).dtype.kind in "fiuc" for a in _leaves(args))
 
 
+def jax_context(case: Case) -> Any:
+    """The context to export and run `case` in: JAX's 64-bit mode when it has f64/c128
+    arguments (JAX would otherwise export them as f32)."""
+    jax = _jax()
+    return jax.enable_x64(True) if _needs_x64(case.args) else _nullcontext()
+
+
 def export(case: Case) -> str:
     """The StableHLO text JAX hands XLA for `case` (unused arguments kept, so that the
     exported parameters are exactly the leaves of `case.args`)."""
@@ -286,8 +293,7 @@ def run_case(
     """Export, compile, check and time one case; never raises for a failing case."""
     jax = _jax()
     row = Row(case.name, unit="GFLOP/s" if case.flops is not None else "GB/s" if case.bytes is not None else "")
-    context = jax.enable_x64(True) if _needs_x64(case.args) else _nullcontext()
-    with context:
+    with jax_context(case):
         stage = "export"
         try:
             text = export(case)
