@@ -180,6 +180,16 @@ def replace_with_op(rewriter: PatternRewriter, op: Operation, new: Operation) ->
     rewriter.replace(op, new)
 
 
+def skip_inner(rewriter: PatternRewriter, op: Operation, inner: Operation) -> None:
+    """`op(inner(x))` that composes to one `op` of `x`: `x` itself when its type is
+    already the result's, else `op` rebuilt on `x` (conversions and reshapes chains)."""
+    source = inner.operands[0]
+    if source.type == op.results[0].type:
+        replace_with_values(rewriter, op, [source])
+    else:
+        replace_with_op(rewriter, op, rebuild(op, operands=[source]))
+
+
 def rebuild(
     op: Operation,
     *,

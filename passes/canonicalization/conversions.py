@@ -19,10 +19,9 @@ from passes.canonicalization.common import (
     foldable_type,
     pattern,
     producer,
-    rebuild,
     replace_with_constant,
-    replace_with_op,
     replace_with_values,
+    skip_inner,
     tensor_dtype,
 )
 
@@ -105,10 +104,7 @@ def convert_of_lossless_convert(op: Operation, rewriter: PatternRewriter) -> Non
     ) or (source.kind == middle.kind and source.kind in "iu" and middle.itemsize >= source.itemsize)
     if not widening:
         return
-    if inner.operands[0].type == op.results[0].type:
-        replace_with_values(rewriter, op, [inner.operands[0]])
-    else:
-        replace_with_op(rewriter, op, rebuild(op, operands=[inner.operands[0]]))
+    skip_inner(rewriter, op, inner)
 
 
 @pattern("xla.bitcast_convert")
@@ -117,10 +113,7 @@ def bitcast_of_bitcast(op: Operation, rewriter: PatternRewriter) -> None:
     inner = producer(op.operands[0], "xla.bitcast_convert")
     if inner is None:
         return
-    if inner.operands[0].type == op.results[0].type:
-        replace_with_values(rewriter, op, [inner.operands[0]])
-    else:
-        replace_with_op(rewriter, op, rebuild(op, operands=[inner.operands[0]]))
+    skip_inner(rewriter, op, inner)
 
 
 @pattern("xla.bitcast_convert")

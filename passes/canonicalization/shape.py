@@ -27,6 +27,7 @@ from passes.canonicalization.common import (
     replace_with_constant,
     replace_with_op,
     replace_with_values,
+    skip_inner,
     splat_value,
     tensor_dtype,
 )
@@ -114,10 +115,7 @@ def reshape_of_reshape(op: Operation, rewriter: PatternRewriter) -> None:
     inner = producer(op.operands[0], "xla.reshape")
     if inner is None or "dimensions" in op.properties or "dimensions" in inner.properties:
         return
-    if inner.operands[0].type == op.results[0].type:
-        replace_with_values(rewriter, op, [inner.operands[0]])
-    else:
-        replace_with_op(rewriter, op, rebuild(op, operands=[inner.operands[0]]))
+    skip_inner(rewriter, op, inner)
 
 
 @pattern("xla.reshape")
