@@ -13,6 +13,7 @@ import numpy as np
 from xdsl.ir import Block, Operation
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
+from xdsl.traits import is_side_effect_free
 
 from passes.canonicalization.common import (
     constant_value,
@@ -73,9 +74,11 @@ def _returned_constant(block: Block) -> np.ndarray | None:
 
 @pattern("xla.while")
 def while_never_runs(op: Operation, rewriter: PatternRewriter) -> None:
-    """A `while` whose condition is constantly false returns its operands."""
+    """A `while` whose condition is constantly false returns its operands. A loop
+    whose regions have side effects (an outfeed in the body) stays, as StableHLO
+    keeps it, although its body never runs."""
     cond = op.regions[0]
-    if len(cond.blocks) != 1:
+    if len(cond.blocks) != 1 or not is_side_effect_free(op):
         return
     value = _returned_constant(cond.block)
     never = value is not None and value.size == 1 and not bool(value.reshape(-1)[0])

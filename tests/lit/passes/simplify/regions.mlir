@@ -63,6 +63,34 @@ func.func @whiles(%x: tensor<i64>, %v: tensor<4xf32>) -> (tensor<i64>, tensor<4x
 
 // -----
 
+// A `while` whose condition is constantly false: a pure one is its operands; one
+// whose body has an outfeed stays (as StableHLO keeps it), its invariant value gone.
+// CHECK-LABEL: func.func @never_runs
+// CHECK-NEXT: %s = xla.while(%u = %t) : !xla.token
+// CHECK: "xla.outfeed"(%x, %u)
+// CHECK: func.return %x, %s : tensor<f32>, !xla.token
+func.func @never_runs(%x: tensor<f32>, %t: !xla.token) -> (tensor<f32>, !xla.token) {
+  %r = xla.while(%a = %x) : tensor<f32>
+  cond {
+    %f = xla.constant dense<false> : tensor<i1>
+    xla.return %f : tensor<i1>
+  } do {
+    %n = xla.negate %a : tensor<f32>
+    xla.return %n : tensor<f32>
+  }
+  %s:2 = xla.while(%a = %x, %u = %t) : tensor<f32>, !xla.token
+  cond {
+    %f = xla.constant dense<false> : tensor<i1>
+    xla.return %f : tensor<i1>
+  } do {
+    %v = "xla.outfeed"(%a, %u) : (tensor<f32>, !xla.token) -> !xla.token
+    xla.return %a, %v : tensor<f32>, !xla.token
+  }
+  func.return %r, %s#1 : tensor<f32>, !xla.token
+}
+
+// -----
+
 // CHECK-LABEL: func.func @tuples
 // CHECK-NEXT: func.return %t, %b : tuple<tensor<i32>, tensor<f32>>, tensor<f32>
 func.func @tuples(%t: tuple<tensor<i32>, tensor<f32>>, %a: tensor<i32>, %b: tensor<f32>) -> (tuple<tensor<i32>, tensor<f32>>, tensor<f32>) {
