@@ -43,7 +43,14 @@ from xdsl.ir import Attribute
 
 from runtime import host_io
 from runtime import threads as _threads
-from runtime.jit import JitError, JitModule, ObjectCache, compile_llvm_module
+from runtime.jit import (
+    MAX_CTYPES_ARGUMENTS,
+    PACKED_PREFIX,
+    JitError,
+    JitModule,
+    ObjectCache,
+    compile_llvm_module,
+)
 from runtime.timing import TimingReport
 from xla_dialect.literals import numpy_dtype
 from xla_dialect.types import TokenType, element_type_of, format_type, shape_of
@@ -170,8 +177,18 @@ class Executable:
         self._input_leaves = [_leaves(t, f"argument {i} of @{entry}") for i, t in enumerate(inputs)]
         self._output_leaves = [leaf for i, t in enumerate(outputs) for leaf in _leaves(t, f"result {i} of @{entry}")]
         n_pointers = sum(len(x) for x in self._input_leaves) + len(self._output_leaves)
-        prototype = ctypes.CFUNCTYPE(None, *([ctypes.c_void_p] * n_pointers))
-        self._function = prototype(jit.get_function(entry))
+        if n_pointers > MAX_CTYPES_ARGUMENTS:  # more than ctypes passes: one array of them
+            packed = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(jit.get_function(PACKED_PREFIX + entry))
+            array_type = ctypes.c_void_p * n_pointers
+
+            def call_packed(*pointers: int) -> None:
+                array = array_type(*pointers)  # alive until the call returns
+                packed(ctypes.addressof(array))
+
+            self._function = call_packed
+        else:
+            prototype = ctypes.CFUNCTYPE(None, *([ctypes.c_void_p] * n_pointers))
+            self._function = prototype(jit.get_function(entry))
         self.largest_allocation = largest_allocation_bytes
         """The largest buffer the code allocates, checked before each run: compiled code
         cannot unwind, so an allocation that must fail is refused before it starts."""

@@ -192,6 +192,35 @@ def optimize(module: llvm_binding.ModuleRef, tm: llvm_binding.TargetMachine, spe
     mpm.run(module, pb)
 
 
+MAX_CTYPES_ARGUMENTS = 1024
+"""ctypes calls a foreign function with at most this many arguments."""
+
+PACKED_PREFIX = "__xla_packed."
+"""Prefix of the packed entry of a function with more pointer parameters than ctypes
+passes: it takes one array of the pointers (`packed_entries`)."""
+
+
+def packed_entries(signatures: dict[str, FunctionSignature]) -> str:
+    """LLVM IR of a packed entry `__xla_packed.<name>(ptr %args)` for each function of
+    more than `MAX_CTYPES_ARGUMENTS` pointer parameters and no result: it loads the
+    pointers from the array and calls the function (a JAX MLP of 2,500 ops has more
+    than 1,024 arrays in and out)."""
+    out: list[str] = []
+    for name, sig in signatures.items():
+        if len(sig.inputs) <= MAX_CTYPES_ARGUMENTS or not isinstance(sig.output, llvm.LLVMVoidType):
+            continue
+        if not all(isinstance(t, llvm.LLVMPointerType) for t in sig.inputs):
+            continue
+        body = [f'define void @"{PACKED_PREFIX}{name}"(ptr %args) {{']
+        for i in range(len(sig.inputs)):
+            body.append(f"  %p{i} = getelementptr ptr, ptr %args, i64 {i}")
+            body.append(f"  %a{i} = load ptr, ptr %p{i}")
+        body.append(f'  call void @"{name}"(' + ", ".join(f"ptr %a{i}" for i in range(len(sig.inputs))) + ")")
+        body += ["  ret void", "}"]
+        out.append("\n".join(body))
+    return "\n\n".join(out)
+
+
 def compile_llvm_ir(
     llvm_ir: str,
     signatures: dict[str, FunctionSignature] | None = None,
@@ -206,6 +235,9 @@ def compile_llvm_ir(
     object code MCJIT generates (`runtime.compile_cache` stores it on disk)."""
     report = timing if timing is not None else TimingReport()
     tm = create_target_machine(opt_level)
+    packed = packed_entries(signatures or {})
+    if packed:
+        llvm_ir = f"{llvm_ir}\n\n{packed}\n"
     with report.phase("LLVM: parse and verify"):
         try:
             mod = llvm_binding.parse_assembly(llvm_ir)
@@ -322,6 +354,8 @@ def compile_llvm_module(
 
 
 __all__ = [
+    "MAX_CTYPES_ARGUMENTS",
+    "PACKED_PREFIX",
     "FunctionSignature",
     "JitError",
     "JitModule",

@@ -1,0 +1,40 @@
+"""An entry with more arrays in and out than ctypes passes to a foreign function
+(1,024): it is called through its packed entry, one array of the pointers
+(`runtime.jit.packed_entries`). A JAX MLP of 2,500 ops has that many."""
+
+from __future__ import annotations
+
+import numpy as np
+
+from runtime.jit import MAX_CTYPES_ARGUMENTS, PACKED_PREFIX
+from xla_tools import compile
+
+N = MAX_CTYPES_ARGUMENTS + 6
+
+
+def _program(n: int) -> str:
+    params = ", ".join(f"%a{i}: tensor<2xf32>" for i in range(n))
+    return (
+        f"func.func @main({params}) -> (tensor<2xf32>, tensor<2xf32>) {{\n"
+        f"  %s = xla.add %a0, %a{n - 1} : tensor<2xf32>\n"
+        f"  %d = xla.subtract %a1, %a{n - 2} : tensor<2xf32>\n"
+        "  func.return %s, %d : tensor<2xf32>, tensor<2xf32>\n}\n"
+    )
+
+
+def test_more_arrays_than_ctypes_passes() -> None:
+    executable = compile(_program(N))
+    assert f"{PACKED_PREFIX}main" in executable._jit.symbols
+    args = [np.full(2, float(i), np.float32) for i in range(N)]
+    total, difference = executable(*args)
+    np.testing.assert_array_equal(total, np.full(2, N - 1, np.float32))
+    np.testing.assert_array_equal(difference, np.full(2, 1 - (N - 2), np.float32))
+    out = [np.empty(2, np.float32), np.empty(2, np.float32)]
+    executable(*args, out=out)
+    np.testing.assert_array_equal(out[0], total)
+
+
+def test_below_the_limit_calls_the_entry_directly() -> None:
+    executable = compile(_program(4))
+    assert f"{PACKED_PREFIX}main" not in executable._jit.symbols
+    np.testing.assert_array_equal(executable(*[np.ones(2, np.float32)] * 4)[0], np.full(2, 2, np.float32))
