@@ -657,7 +657,7 @@ def test_math_integer(dtype) -> None:
     u = a.view(np.dtype(dtype).str.replace("i", "u")).astype(np.uint64)
 
     def popcount(v):
-        return np.array([bin(int(x)).count("1") for x in v])
+        return np.array([int(x).bit_count() for x in v])
 
     def ctlz(v):
         return np.array([bits - int(x).bit_length() for x in v])

@@ -141,7 +141,7 @@ def test_call_infers_results_from_callee() -> None:
 
 
 def test_call_checks_callee() -> None:
-    module, _, block = _module_with_callee()
+    _module, _, block = _module_with_callee()
     call = CallOp("missing", [block.args[0]], [tensor((), f32)])
     block.add_ops([call, FuncReturnOp()])
     with pytest.raises(VerifyException, match="callee @missing is not defined"):
@@ -151,7 +151,7 @@ def test_call_checks_callee() -> None:
 
 
 def test_call_checks_argument_types() -> None:
-    module, _, block = _module_with_callee()
+    _module, _, block = _module_with_callee()
     other = value((2,))
     call = CallOp("twice", [other], [tensor((), f32)])
     block.add_ops([call, FuncReturnOp()])

@@ -185,13 +185,13 @@ def test_reverse() -> None:
 
 def gather_example(**overrides: object) -> GatherOp:
     operand, indices = values(tensor((3, 4, 2), i64), tensor((2, 3, 2), i64))
-    kwargs: dict[str, object] = dict(
-        offset_dims=[2, 3],
-        collapsed_slice_dims=[0],
-        start_index_map=[1, 0],
-        index_vector_dim=2,
-        slice_sizes=[1, 2, 2],
-    )
+    kwargs: dict[str, object] = {
+        "offset_dims": [2, 3],
+        "collapsed_slice_dims": [0],
+        "start_index_map": [1, 0],
+        "index_vector_dim": 2,
+        "slice_sizes": [1, 2, 2],
+    }
     kwargs.update(overrides)
     return GatherOp(operand, indices, **kwargs)  # pyright: ignore[reportArgumentType]
 
@@ -306,12 +306,12 @@ def test_scatter_rules() -> None:
     )
 
     def make(upd: SSAValue, region_element: Attribute = i64, **dn: object) -> ScatterOp:
-        kwargs: dict[str, object] = dict(
-            update_window_dims=[2, 3],
-            inserted_window_dims=[0],
-            scatter_dims_to_operand_dims=[1, 0],
-            index_vector_dim=2,
-        )
+        kwargs: dict[str, object] = {
+            "update_window_dims": [2, 3],
+            "inserted_window_dims": [0],
+            "scatter_dims_to_operand_dims": [1, 0],
+            "index_vector_dim": 2,
+        }
         kwargs.update(dn)
         return ScatterOp([inputs], indices, [upd], add_region(region_element), **kwargs)  # pyright: ignore[reportArgumentType]
 

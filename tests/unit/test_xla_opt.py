@@ -19,6 +19,7 @@ GOOD = """func.func @f(%a: tensor<4xf32>) -> tensor<4xf32> {
 def run(args: list[str], stdin: str | None = None) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         [sys.executable, "-m", "xla_tools.xla_opt", *args],
+        check=False,  # the caller reads the exit status
         input=stdin,
         capture_output=True,
         text=True,

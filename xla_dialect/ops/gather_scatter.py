@@ -10,6 +10,7 @@ array<i64: ...>} : (...) -> ...`.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -68,7 +69,7 @@ from xla_dialect.types import (
 def _check_sorted_unique(name: str, dims: Sequence[int]) -> None:
     require(len(set(dims)) == len(dims), f"{name} {fmt_list(dims)} has repeated dimensions")
     require(
-        all(a < b for a, b in zip(dims, dims[1:])),
+        all(a < b for a, b in itertools.pairwise(dims)),
         f"{name} {fmt_list(dims)} must be sorted in ascending order",
     )
 

@@ -9,6 +9,7 @@ result types the spec determines are inferred by the builders.
 
 from __future__ import annotations
 
+import itertools
 from collections.abc import Sequence
 from math import prod
 from typing import ClassVar
@@ -302,7 +303,7 @@ class CollapseOp(_InferredIntsShapeOp):
         require(len(dims) >= 1, "dimensions must name at least one dimension to collapse")
         check_dims_in_range("dimensions", dims, len(shape))
         require(
-            all(b == a + 1 for a, b in zip(dims, dims[1:])),
+            all(b == a + 1 for a, b in itertools.pairwise(dims)),
             f"dimensions {fmt_list(dims)} must be consecutive and in increasing order",
         )
         first, last = dims[0], dims[-1]
