@@ -16,7 +16,8 @@ and the runtime provides it (`runtime/host_io.py`).
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import ArrayAttr, SymbolRefAttr
+from xdsl.dialects import func
+from xdsl.dialects.builtin import ArrayAttr, SymbolRefAttr, TensorType
 from xdsl.ir import Dialect
 from xdsl.irdl import (
     IRDLOperation,
@@ -26,6 +27,7 @@ from xdsl.irdl import (
     var_operand_def,
     var_result_def,
 )
+from xdsl.traits import SymbolTable
 from xdsl.utils.exceptions import VerifyException
 
 INFEED_TARGET = "__xla_interpreter_infeed"
@@ -54,6 +56,33 @@ class RunParallelOp(IRDLOperation):
         symbols = [s for r in rows for s in r.data] + list(self.infeed.data if self.infeed else [])  # pyright: ignore
         if not all(isinstance(s, SymbolRefAttr) for s in symbols):
             raise VerifyException("programs and infeed must name functions (@f)")
+        n_args = n_results = 0
+        for program in (s for r in rows for s in r.data):  # pyright: ignore
+            function = self._function(program)
+            n_args += len(function.function_type.inputs)
+            n_results += len(function.function_type.outputs)
+        if len(self.inputs) != n_args:
+            raise VerifyException(
+                f"takes {len(self.inputs)} inputs, but its programs take {n_args} in all (each its own, in grid order)"
+            )
+        if len(self.results_) != n_results:
+            raise VerifyException(
+                f"has {len(self.results_)} results, but its programs return {n_results} in all (each its own, in grid order)"
+            )
+        if self.infeed is not None:
+            if not self.infeed.data:
+                raise VerifyException("infeed, when given, must name at least one function")
+            for name in self.infeed.data:
+                outputs = self._function(name).function_type.outputs.data  # pyright: ignore
+                if len(outputs) != 1 or not isinstance(outputs[0], TensorType):
+                    raise VerifyException(f"infeed function {name} must return one tensor")
+
+    def _function(self, name: SymbolRefAttr) -> func.FuncOp:
+        """The `func.func` of the enclosing module `name` refers to."""
+        found = SymbolTable.lookup_symbol(self, name)
+        if not isinstance(found, func.FuncOp):
+            raise VerifyException(f"function {name} not found in the module")
+        return found
 
 
 INTERPRETER = Dialect("interpreter", [RunParallelOp], [])

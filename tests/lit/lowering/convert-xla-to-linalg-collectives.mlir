@@ -61,14 +61,3 @@ func.func @grid(%x: tensor<2xi64>, %y: tensor<2xi64>) -> (tensor<2xi64>, tensor<
   %r:2 = "interpreter.run_parallel"(%x, %y) {programs = [[@program], [@program]]} : (tensor<2xi64>, tensor<2xi64>) -> (tensor<2xi64>, tensor<2xi64>)
   func.return %r#0, %r#1 : tensor<2xi64>, tensor<2xi64>
 }
-
-// -----
-
-func.func @program(%x: tensor<2xi64>) -> tensor<2xi64> {
-  func.return %x : tensor<2xi64>
-}
-func.func @wrong_share(%x: tensor<2xi64>) -> tensor<2xi64> {
-  // expected-error @+1 {{interpreter.run_parallel: the programs take 2 and return 2 arrays in all, the op passes 1 and returns 2}}
-  %r:2 = "interpreter.run_parallel"(%x) {programs = [[@program], [@program]]} : (tensor<2xi64>) -> (tensor<2xi64>, tensor<2xi64>)
-  func.return %r#0 : tensor<2xi64>
-}
