@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import argparse
 import math
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import numpy as np
@@ -178,22 +179,35 @@ def measure(
     """Compile all functions once (one module) and measure each on each type."""
     import mpmath
 
-    from xla_tools import compile
-
     samples = {key: sample(real, random, seed) for key, (_, real, _) in TYPES.items()}
-    n = max(len(s) for s in samples.values())
-    module = program(functions, n)
+    run = compiled_runner(functions, max(len(s) for s in samples.values()))
     results: list[Result] = []
     with mpmath.workprec(160):
         for fn in functions:
-            for key, (cdt, real, _) in TYPES.items():
+            for key in TYPES:
                 z = samples[key]
-                padded = np.concatenate([z, np.zeros(n - len(z))]).astype(cdt)
-                got = compile(module, f"{fn}_{key}")(padded)[: len(z)]
+                got = run(fn, key, z)
                 err = errors(fn, key, z, got)
                 worst = int(np.argmax(err))
                 results.append(Result(fn, key, float(err[worst]), complex(z[worst]), len(z)))
     return results
+
+
+def compiled_runner(
+    functions: tuple[str, ...], n: int, fill: complex = 0
+) -> Callable[[str, str, np.ndarray], np.ndarray]:
+    """Compile `program(functions, n)` once; the call it returns runs `fn` on the complex
+    array `z` (of `TYPES[key]`, at most `n` long, padded with `fill`)."""
+    from xla_tools import compile
+
+    module = program(functions, n)
+
+    def run(fn: str, key: str, z: np.ndarray) -> np.ndarray:
+        padded = np.full(n, fill, np.complex128)
+        padded[: len(z)] = z
+        return compile(module, f"{fn}_{key}")(padded.astype(TYPES[key][0]))[: len(z)]
+
+    return run
 
 
 def run_compiled(fn: str, key: str, z: np.ndarray) -> np.ndarray:

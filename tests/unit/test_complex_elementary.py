@@ -15,8 +15,7 @@ import mpmath
 import numpy as np
 import pytest
 
-from xla_tools import compile
-from xla_tools.complex_accuracy import ELEMENTWISE, TYPES, errors, program, sample
+from xla_tools.complex_accuracy import ELEMENTWISE, TYPES, compiled_runner, errors, sample
 
 BOUNDS = {
     "exp": 2.0, "expm1": 2.0, "log": 1.5, "log1p": 2.5, "sqrt": 2.0, "rsqrt": 4.0,
@@ -37,15 +36,7 @@ N = max(len(_grid(key)) for key in TYPES)
 
 @pytest.fixture(scope="module")
 def run() -> Callable[[str, str, np.ndarray], np.ndarray]:
-    module = program(NAMES, N)
-    compile(module, f"{NAMES[0]}_c64")
-
-    def call(fn: str, key: str, z: np.ndarray) -> np.ndarray:
-        padded = np.ones(N, np.complex128)
-        padded[: len(z)] = z
-        return compile(module, f"{fn}_{key}")(padded.astype(TYPES[key][0]))[: len(z)]
-
-    return call
+    return compiled_runner(NAMES, N, fill=1)
 
 
 @pytest.mark.parametrize("key", list(TYPES))

@@ -19,8 +19,14 @@ import mpmath
 import numpy as np
 import pytest
 
-from xla_tools import compile
-from xla_tools.complex_accuracy import FUNCTIONS, TYPES, program, reference, sample, ulp_error
+from xla_tools.complex_accuracy import (
+    FUNCTIONS,
+    TYPES,
+    compiled_runner,
+    reference,
+    sample,
+    ulp_error,
+)
 
 BOUNDS = {"c64": 0.5, "c128": 3.0}
 """c64 is computed in f64 and rounded once (correctly rounded but for ties);
@@ -44,15 +50,7 @@ N = max(len(_grid(key)) for key in TYPES)
 
 @pytest.fixture(scope="module")
 def run() -> Callable[[str, str, np.ndarray], np.ndarray]:
-    module = program(FUNCTIONS, N)
-    compile(module, f"{FUNCTIONS[0]}_c64")
-
-    def call(fn: str, key: str, z: np.ndarray) -> np.ndarray:
-        padded = np.zeros(N, np.complex128)
-        padded[: len(z)] = z
-        return compile(module, f"{fn}_{key}")(padded.astype(TYPES[key][0]))[: len(z)]
-
-    return call
+    return compiled_runner(FUNCTIONS, N, fill=0)
 
 
 @pytest.mark.parametrize("key", list(TYPES))

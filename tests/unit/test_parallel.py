@@ -384,16 +384,21 @@ print("ok")
 """
 
 
-def test_interpreter_exit_is_clean() -> None:
-    """Exit while the pool has workers (and a daemon thread is still running code)."""
-    result = subprocess.run(
-        [sys.executable, "-c", _EXIT_SCRIPT.format(text=ELEMENTWISE)],
+def _run_script(script: str) -> subprocess.CompletedProcess[str]:
+    """`script` (with the element-wise program in it) in a fresh interpreter."""
+    return subprocess.run(
+        [sys.executable, "-c", script.format(text=ELEMENTWISE)],
         check=False,
         capture_output=True,
         text=True,
         cwd=ROOT,
         timeout=300,
     )
+
+
+def test_interpreter_exit_is_clean() -> None:
+    """Exit while the pool has workers (and a daemon thread is still running code)."""
+    result = _run_script(_EXIT_SCRIPT)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "ok"
     assert "Traceback" not in result.stderr and "Fatal" not in result.stderr
@@ -422,13 +427,6 @@ print(os.waitstatus_to_exitcode(status))
 @pytest.mark.skipif(not hasattr(os, "fork"), reason="needs fork")
 def test_pool_works_after_fork() -> None:
     """In a fresh interpreter (forking the test process, which may hold JAX's threads, is unsafe)."""
-    result = subprocess.run(
-        [sys.executable, "-c", _FORK_SCRIPT.format(text=ELEMENTWISE)],
-        check=False,
-        capture_output=True,
-        text=True,
-        cwd=ROOT,
-        timeout=300,
-    )
+    result = _run_script(_FORK_SCRIPT)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == "0"

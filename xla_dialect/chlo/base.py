@@ -109,5 +109,10 @@ def check_same_type(names: Sequence[str], types: Sequence[Attribute]) -> None:
         )
 
 
+def require_inferred(name: str, have: Attribute, want: Attribute) -> None:
+    """The declared type of `name` (a result) is the inferred one."""
+    require(have == want, f"{name} type {format_type(have)} does not match the inferred {format_type(want)}")
+
+
 class ChloOp(IRDLOperation):
     """Base of the `chlo` ops (a marker: the decomposition pass matches on it)."""

@@ -33,6 +33,7 @@ from xla_dialect.chlo.base import (
     ChloOp,
     check_element,
     check_same_type,
+    require_inferred,
 )
 from xla_dialect.diagnostics import fmt_list, require
 from xla_dialect.ops.base import check_dims_in_range
@@ -83,11 +84,7 @@ class ChloUnaryOp(ChloOp):
     def verify_(self) -> None:
         check_element("operand", self.operand.type, self.OPERAND_TYPES)
         want = self.infer_result_type(self.operand.type)
-        require(
-            self.result.type == want,
-            f"result type {format_type(self.result.type)} does not match the inferred "
-            f"{format_type(want)}",
-        )
+        require_inferred("result", self.result.type, want)
 
     @classmethod
     def parse(cls, parser: Parser):
@@ -290,11 +287,7 @@ class ChloBroadcastBinaryOp(ChloOp):
         )
         shape = broadcast_result_shape(shape_of(self.lhs.type), shape_of(self.rhs.type), self.dims())
         want = tensor(shape, self.result_element())
-        require(
-            self.result.type == want,
-            f"result type {format_type(self.result.type)} does not match the inferred "
-            f"{format_type(want)}",
-        )
+        require_inferred("result", self.result.type, want)
 
     @classmethod
     def parse(cls, parser: Parser):

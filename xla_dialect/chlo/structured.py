@@ -38,6 +38,7 @@ from xla_dialect.chlo.base import (
     ChloPrecisionAttr,
     RaggedDotDimensionNumbersAttr,
     check_element,
+    require_inferred,
 )
 from xla_dialect.diagnostics import fmt_list, require
 from xla_dialect.ops.base import check_dims_in_range
@@ -102,17 +103,9 @@ class TopKOp(ChloOp):
         )
         out = (*shape[:-1], k)
         want_values = tensor(out, element_type_of(self.operand.type))
-        require(
-            self.values.type == want_values,
-            f"values type {format_type(self.values.type)} does not match the inferred "
-            f"{format_type(want_values)}",
-        )
+        require_inferred("values", self.values.type, want_values)
         want_indices = tensor(out, i32)
-        require(
-            self.indices.type == want_indices,
-            f"indices type {format_type(self.indices.type)} does not match the inferred "
-            f"{format_type(want_indices)}",
-        )
+        require_inferred("indices", self.indices.type, want_indices)
 
     @classmethod
     def parse(cls, parser: Parser) -> TopKOp:
