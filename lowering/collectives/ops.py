@@ -54,7 +54,7 @@ from lowering.xla_to_linalg.converter import (
     parallel,
 )
 from lowering.xla_to_linalg.elementwise import scalar_region_results
-from lowering.xla_to_linalg.io import _call_site, _module_of, _results  # pyright: ignore[reportPrivateUsage]
+from lowering.xla_to_linalg.io import call_results, call_site, enclosing_module
 from xla_dialect.diagnostics import LoweringError
 from xla_dialect.ops.collectives import (
     AllGatherOp,
@@ -150,7 +150,7 @@ def _combiner(op: Operation, region: Region, operand: SSAValue) -> Reduction:
         size *= d
     flat = convert_type(TensorType(element_type_of(t), [size]), op)
     assert isinstance(flat, TensorType)
-    module: ModuleOp = _module_of(op)
+    module: ModuleOp = enclosing_module(op)
     names = {f.sym_name.data for f in module.ops if isinstance(f, func.FuncOp)}
     index = 0
     while f"__xla_combine_{index}" in names:
@@ -193,7 +193,7 @@ def _tensors(op: Operation, values: Sequence[SSAValue]) -> None:
 
 
 def _site(cx: Converter, op: Operation, builder: Builder, kind: str, action: object) -> Sequence[SSAValue]:
-    return _results(op, builder, *_call_site(cx, op, builder, kind, action))  # pyright: ignore[reportArgumentType]
+    return call_results(op, builder, *call_site(cx, op, builder, kind, action))  # pyright: ignore[reportArgumentType]
 
 
 @lowers(ReplicaIdOp, PartitionIdOp)

@@ -24,7 +24,7 @@ from xdsl.traits import SymbolTable
 
 from lowering.collectives.abi import Program, RunParallel
 from lowering.xla_to_linalg.converter import Converter, lowers
-from lowering.xla_to_linalg.io import _call_site, _results  # pyright: ignore[reportPrivateUsage]
+from lowering.xla_to_linalg.io import call_results, call_site
 from xla_dialect.diagnostics import LoweringError
 from xla_dialect.interpreter import RunParallelOp
 from xla_dialect.types import TokenType
@@ -65,7 +65,7 @@ def lower_run_parallel(cx: Converter, op: RunParallelOp, builder: Builder) -> Se
             op,
         )
     action = RunParallel(programs)
-    return _results(op, builder, *_call_site(cx, op, builder, "run_parallel", action))  # pyright: ignore[reportArgumentType]
+    return call_results(op, builder, *call_site(cx, op, builder, "run_parallel", action))  # pyright: ignore[reportArgumentType]
 
 
 __all__ = ["lower_run_parallel"]

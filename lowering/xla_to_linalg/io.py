@@ -127,7 +127,7 @@ def _data(values: Sequence[SSAValue]) -> list[SSAValue]:
     return [v for v in values if not isinstance(v.type, TokenType)]
 
 
-def _module_of(op: Operation) -> ModuleOp:
+def enclosing_module(op: Operation) -> ModuleOp:
     parent = op.parent_op()
     while parent is not None and not isinstance(parent, ModuleOp):
         parent = parent.parent_op()
@@ -142,7 +142,7 @@ def _declare(module: ModuleOp, symbol: str, inputs: Sequence[Attribute], outputs
     module.body.block.add_op(func.FuncOp.external(symbol, list(inputs), list(outputs)))
 
 
-def _call_site(
+def call_site(
     cx: Converter, op: Operation, builder: Builder, kind: str, action: host_abi.Action
 ) -> tuple[list[SSAValue], list[SSAValue]]:
     """Declare and call the site of `op`; return (data results, call results)."""
@@ -156,12 +156,12 @@ def _call_site(
     )
     in_types = [convert_type(v.type, op) for v in inputs]
     out_types = [convert_type(v.type, op) for v in outputs]
-    _declare(_module_of(op), site.symbol, in_types, out_types)
+    _declare(enclosing_module(op), site.symbol, in_types, out_types)
     call = builder.insert(func.CallOp(site.symbol, cx.get_all(inputs), out_types))
     return outputs, list(call.results)
 
 
-def _results(op: Operation, builder: Builder, data: list[SSAValue], values: list[SSAValue]) -> list[SSAValue]:
+def call_results(op: Operation, builder: Builder, data: list[SSAValue], values: list[SSAValue]) -> list[SSAValue]:
     """The converted results of `op`: call results for its data, `true` for tokens."""
     by_value = dict(zip(data, values))
     out: list[SSAValue] = []
@@ -213,13 +213,13 @@ def lower_infeed(cx: Converter, op: InfeedOp, builder: Builder) -> Sequence[SSAV
     if op.layout is not None:
         _check_row_major(op, "layout", op.layout, list(op.outputs.types)[:-1])
     action = host_abi.ReadQueue(host_abi.QueueRef("infeed"), "push it with runtime.host_io.infeed.push(...) first")
-    return _results(op, builder, *_call_site(cx, op, builder, "infeed", action))
+    return call_results(op, builder, *call_site(cx, op, builder, "infeed", action))
 
 
 @lowers(OutfeedOp)
 def lower_outfeed(cx: Converter, op: OutfeedOp, builder: Builder) -> Sequence[SSAValue]:
     action = host_abi.WriteQueue(host_abi.QueueRef("outfeed"))
-    return _results(op, builder, *_call_site(cx, op, builder, "outfeed", action))
+    return call_results(op, builder, *call_site(cx, op, builder, "outfeed", action))
 
 
 def _is_host(op: SendOp | RecvOp) -> bool:
@@ -231,7 +231,7 @@ def lower_send(cx: Converter, op: SendOp, builder: Builder) -> Sequence[SSAValue
     handle = op.channel_handle.int_value("handle")
     host = _is_host(op)
     queue = host_abi.QueueRef("send" if host else "channel", handle, () if host else send_recv_pairs(op))
-    return _results(op, builder, *_call_site(cx, op, builder, "send", host_abi.WriteQueue(queue)))
+    return call_results(op, builder, *call_site(cx, op, builder, "send", host_abi.WriteQueue(queue)))
 
 
 @lowers(RecvOp)
@@ -244,7 +244,7 @@ def lower_recv(cx: Converter, op: RecvOp, builder: Builder) -> Sequence[SSAValue
         assert op.channel_handle.int_value("type") == DEVICE_TO_DEVICE
         queue = host_abi.QueueRef("channel", handle, send_recv_pairs(op))
         hint = f"no xla.send on channel {handle} ran before it"
-    return _results(op, builder, *_call_site(cx, op, builder, "recv", host_abi.ReadQueue(queue, hint)))
+    return call_results(op, builder, *call_site(cx, op, builder, "recv", host_abi.ReadQueue(queue, hint)))
 
 
 # ---------------------------------------------------------------------------
@@ -298,7 +298,7 @@ def lower_custom_call(cx: Converter, op: CustomCallOp, builder: Builder) -> Sequ
     n_data = len(_data(op.outputs))
     table = n_data != 1 or "xla.tuple_result" in op.attributes
     spec = host_abi.CustomCallSpec(name, version, opaque, table, _aliases(op))
-    return _results(op, builder, *_call_site(cx, op, builder, "custom_call", host_abi.CallTarget(spec)))
+    return call_results(op, builder, *call_site(cx, op, builder, "custom_call", host_abi.CallTarget(spec)))
 
 
 # ---------------------------------------------------------------------------
