@@ -20,7 +20,7 @@ func.func @fold_float_max_propagates_nan() -> tensor<2xf32> {
   %a = xla.constant dense<[0x7FC00000, 1.0]> : tensor<2xf32>
   %b = xla.constant dense<[2.0, -1.0]> : tensor<2xf32>
   %0 = xla.maximum %a, %b : tensor<2xf32>
-  // CHECK-NEXT: %0 = xla.constant dense<[0x7fc00000, 1.000000e+00]> : tensor<2xf32>
+  // CHECK-NEXT: %0 = xla.constant dense<[0x7FC00000, 1.000000e+00]> : tensor<2xf32>
   func.return %0 : tensor<2xf32>
 }
 

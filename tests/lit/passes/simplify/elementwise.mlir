@@ -58,7 +58,7 @@ func.func @fold_unary_float() -> (tensor<f32>, tensor<f32>, tensor<f32>, tensor<
 // CHECK-NEXT: %m1 = xla.constant dense<-1> : tensor<i32>
 // CHECK-NEXT: %2 = xla.divide %min, %m1 : tensor<i32>
 // CHECK-NEXT: %3 = xla.remainder %min, %m1 : tensor<i32>
-// CHECK-NEXT: %4 = xla.constant dense<[0x7f800000, 0xff800000]> : tensor<2xf32>
+// CHECK-NEXT: %4 = xla.constant dense<[0x7F800000, 0xFF800000]> : tensor<2xf32>
 // CHECK-NEXT: func.return %0, %1, %2, %3, %4 : tensor<4xi32>, tensor<4xi32>, tensor<i32>, tensor<i32>, tensor<2xf32>
 func.func @fold_divide_remainder() -> (tensor<4xi32>, tensor<4xi32>, tensor<i32>, tensor<i32>, tensor<2xf32>) {
   %a = xla.constant dense<[7, -7, 7, -7]> : tensor<4xi32>
@@ -294,7 +294,7 @@ func.func @clamp_and_complex(%re: tensor<2xf32>, %im: tensor<2xf32>, %z: tensor<
 // CHECK-NEXT: %0 = xla.constant dense<[44, -1, 0]> : tensor<3xi8>
 // CHECK-NEXT: %1 = xla.constant dense<[true, true, false]> : tensor<3xi1>
 // CHECK-NEXT: %2 = xla.constant dense<[2, -2]> : tensor<2xi32>
-// CHECK-NEXT: %g = xla.constant dense<[1.000000e+00, 0x7f800000]> : tensor<2xf32>
+// CHECK-NEXT: %g = xla.constant dense<[1.000000e+00, 0x7F800000]> : tensor<2xf32>
 // CHECK-NEXT: %3 = xla.convert %g : (tensor<2xf32>) -> tensor<2xi32>
 // CHECK-NEXT: %4 = xla.constant dense<0x4B800000> : tensor<f32>
 // CHECK-NEXT: %5 = xla.convert %x : (tensor<4xf16>) -> tensor<4xf64>
