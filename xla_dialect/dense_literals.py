@@ -33,6 +33,8 @@ from xdsl.dialects.builtin import (
 from xdsl.parser.attribute_parser import AttrParser
 from xdsl.printer import Printer
 
+from xla_dialect.float_printing import hex_bits, mlir_float_text
+
 MAX_LITERAL_BYTES = 1 << 31
 """A non-splat literal larger than this (2 GiB) is refused: it could not be held anyway."""
 
@@ -196,8 +198,11 @@ def _print_element(attr: DenseIntOrFPElementsAttr, raw: bytes, printer: Printer)
 
 def _print_float(element: AnyFloat, raw: bytes, printer: Printer) -> None:
     (value,) = element.unpack(raw, 1)
-    if math.isnan(value):
-        printer.print_string(f"0x{raw[::-1].hex()}")  # the payload, bit for bit
+    text = mlir_float_text(value, element, raw)  # from the bits: a NaN keeps its payload
+    if text is not None:
+        printer.print_string(text)
+    elif math.isnan(value):
+        printer.print_string(hex_bits(raw))
     else:
         printer.print_float(value, element)
 

@@ -13,10 +13,13 @@ elements decode hex as bits; it runs when the dialect is imported and is checked
 from __future__ import annotations
 
 from xdsl.dialects.builtin import AnyFloat, ComplexType
+from xdsl.ir import Operation
 from xdsl.parser.attribute_parser import AttrParser
+from xdsl.printer import Printer
 from xdsl.utils.lexer import Span
 
 from xla_dialect.dense_literals import install_dense_literals
+from xla_dialect.float_printing import mlir_float_text
 
 
 def _hex_bits(text: str, element_type: AnyFloat) -> float | None:
@@ -100,6 +103,50 @@ def install_rank0_reshapes() -> None:
     tensor.verify_reshape_like_types = verify  # pyright: ignore[reportAttributeAccessIssue]
 
 
+def install_mlir_printing() -> None:
+    """Print as MLIR's AsmPrinter does where xDSL 0.74 differs: float literals
+    (`float_printing`: `2.14748365E+9`, `0x7FC00000`), and the results of an op with
+    several unnamed results as one group, `%0:2 = ...` used as `%0#0`, `%0#1`."""
+    if getattr(Printer, "_xla_mlir_printing", False):
+        return
+    original_results = Printer._print_results  # pyright: ignore[reportPrivateUsage]
+    original_float = Printer.print_float
+
+    def print_results(self: Printer, op: Operation) -> None:
+        results = op.results
+        hints = {result.name_hint for result in results}
+        named = self._ssa_values  # pyright: ignore[reportPrivateUsage]
+        if len(results) < 2 or len(hints) != 1 or any(r in named for r in results):
+            original_results(self, op)
+            return
+        hint = results[0].name_hint
+        if hint:
+            count = self.ssa_names.get(hint, 0)
+            name = f"{hint}_{count}" if count else hint
+            self.ssa_names[hint] = count + 1
+        else:
+            name = self._get_new_valid_name_id()  # pyright: ignore[reportPrivateUsage]
+        for index, result in enumerate(results):
+            named[result] = f"{name}#{index}"
+        self.print_string(f"%{name}:{len(results)} = ")
+
+    def print_float(self: Printer, value: float, type: AnyFloat) -> None:
+        try:
+            raw = type.pack((value,))
+        except (ValueError, TypeError, OverflowError, NotImplementedError):
+            raw = None
+        text = None if raw is None else mlir_float_text(value, type, raw)
+        if text is None:
+            original_float(self, value, type)
+        else:
+            self.print_string(text)
+
+    Printer._print_results = print_results  # pyright: ignore[reportAttributeAccessIssue]
+    Printer.print_float = print_float  # pyright: ignore[reportAttributeAccessIssue]
+    Printer._xla_mlir_printing = True  # pyright: ignore[reportAttributeAccessIssue]
+
+
 install_hex_float_literals()
 install_dense_literals()
 install_rank0_reshapes()
+install_mlir_printing()

@@ -16,6 +16,7 @@ from passes.canonicalization.common import ALL_PATTERNS, MAX_FOLDED_ELEMENTS, co
 
 FAMILIES = (
     "elementwise",
+    "sub_byte",
     "identities",
     "selection",
     "conversions",

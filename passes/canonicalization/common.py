@@ -82,7 +82,7 @@ def constant_value(value: SSAValue) -> np.ndarray | None:
     except ValueError:
         return None
     if is_sub_byte_integer(array.dtype):
-        return None  # i2/i4 (ml_dtypes): NumPy's kinds do not tell them apart; not folded
+        return None  # i2/i4 (ml_dtypes): NumPy's kinds do not tell them apart (sub_byte.py folds them)
     return array
 
 

@@ -10,17 +10,20 @@ A `case` index outside `[0, N)` picks the last branch, as the spec says.
 from __future__ import annotations
 
 import numpy as np
-from xdsl.ir import Block, Operation
+from xdsl.ir import Block, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 from xdsl.traits import is_side_effect_free
 
 from passes.canonicalization.common import (
     constant_value,
+    is_static,
+    num_elements,
     pattern,
     producer,
     rebuild,
     replace_with_values,
+    tensor_dtype,
 )
 
 
@@ -86,6 +89,11 @@ def while_never_runs(op: Operation, rewriter: PatternRewriter) -> None:
         replace_with_values(rewriter, op, list(op.operands))
 
 
+def _used_and_empty(value: SSAValue) -> bool:
+    t = value.type
+    return bool(value.uses) and is_static(t) and num_elements(t) == 0 and tensor_dtype(t) is not None
+
+
 @pattern("xla.while")
 def while_invariant_values(op: Operation, rewriter: PatternRewriter) -> None:
     """A value the body of a `while` passes on unchanged is loop-invariant: the loop
@@ -102,6 +110,8 @@ def while_invariant_values(op: Operation, rewriter: PatternRewriter) -> None:
     ]
     if not invariant or len(invariant) == len(op.operands):
         return
+    if is_side_effect_free(op) and any(_used_and_empty(op.results[i]) for i in invariant):
+        return  # zero_extent_results first makes it an empty constant, as StableHLO does
     for i in invariant:
         operand = op.operands[i]
         cond.block.args[i].replace_all_uses_with(operand)

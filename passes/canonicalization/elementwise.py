@@ -12,6 +12,7 @@ is folded only when every result is finite (as StableHLO does: `log(0)` stays).
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable
 
 import numpy as np
@@ -124,6 +125,7 @@ UNARY_FOLDERS: dict[str, Callable[[Array], Array | None]] = {
     "xla.sqrt": _float_math(np.sqrt),
     "xla.rsqrt": _float_math(lambda x: 1 / np.sqrt(x)),
     "xla.cbrt": _float_math(np.cbrt),
+    "chlo.erf": _float_math(np.vectorize(math.erf, otypes=[np.float64])),
 }
 """Element-wise unary ops folded on constants: op name → fold (None: leave the op)."""
 

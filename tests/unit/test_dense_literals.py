@@ -35,7 +35,7 @@ def test_small_splat_reads_as_every_value() -> None:
 def test_signalling_nan_keeps_its_payload() -> None:
     attr = constant_attr("dense<[0x7F800001, 1.0]> : tensor<2xf32>")
     assert to_numpy(attr).view(np.uint32)[0] == 0x7F800001
-    assert "0x7f800001" in str(attr)
+    assert "0x7F800001" in str(attr)
 
 
 def test_negative_zero_beside_zero_is_not_a_splat() -> None:

@@ -13,6 +13,7 @@ from xdsl.dialects.builtin import ModuleOp
 
 from passes.canonicalization import constant_value
 from xla_dialect import parse_module
+from xla_dialect.literals import to_numpy
 from xla_tools import compile
 from xla_tools.pipelines import run_passes
 
@@ -145,3 +146,105 @@ func.func @f() -> (tensor<2xi8>, tensor<i8>, tensor<i8>, tensor<2xi32>) {
     names = [op.name for op in module.walk()]
     assert "xla.divide" in names and "xla.shift_left" in names and "xla.convert" in names
     assert "xla.remainder" not in names  # 1 % 8 is fixed by the spec: folded
+
+
+I4 = np.array([-8, -7, -1, 0, 1, 3, 7, -8], dtype=ml_dtypes.int4)
+I4_NONZERO = np.array([3, -2, 5, -1, 7, 2, -3, 1], dtype=ml_dtypes.int4)
+U4 = np.array([0, 1, 3, 7, 8, 9, 15, 15], dtype=ml_dtypes.uint4)
+U4_B = np.array([15, 2, 3, 1, 8, 4, 1, 15], dtype=ml_dtypes.uint4)
+I4_SHIFTS = np.array([0, 1, 2, 3, 0, 1, 2, 3], dtype=ml_dtypes.int4)
+I2 = np.array([-2, -1, 0, 1, -2, -1, 0, 1], dtype=ml_dtypes.int2)
+
+# (name, op text, operand arrays, result type): sub-byte integers (sub_byte.py)
+SUB_BYTE_CASES: list[tuple[str, str, tuple[np.ndarray, ...], str]] = [
+    ("add_i4", "xla.add %a, %b : tensor<8xi4>", (I4, I4_NONZERO), "tensor<8xi4>"),
+    ("sub_i4", "xla.subtract %a, %b : tensor<8xi4>", (I4, I4_NONZERO), "tensor<8xi4>"),
+    ("mul_i4", "xla.multiply %a, %b : tensor<8xi4>", (I4, I4_NONZERO), "tensor<8xi4>"),
+    ("div_i4", "xla.divide %a, %b : tensor<8xi4>", (I4[1:7].repeat(2)[:8], I4_NONZERO), "tensor<8xi4>"),
+    ("rem_i4", "xla.remainder %a, %b : tensor<8xi4>", (I4[1:7].repeat(2)[:8], I4_NONZERO), "tensor<8xi4>"),
+    ("shl_i4", "xla.shift_left %a, %b : tensor<8xi4>", (I4, I4_SHIFTS), "tensor<8xi4>"),
+    ("shra_i4", "xla.shift_right_arithmetic %a, %b : tensor<8xi4>", (I4, I4_SHIFTS), "tensor<8xi4>"),
+    ("shrl_i4", "xla.shift_right_logical %a, %b : tensor<8xi4>", (I4, I4_SHIFTS), "tensor<8xi4>"),
+    ("neg_i4", "xla.negate %a : tensor<8xi4>", (I4,), "tensor<8xi4>"),
+    ("abs_i4", "xla.abs %a : tensor<8xi4>", (I4,), "tensor<8xi4>"),
+    ("not_i4", "xla.not %a : tensor<8xi4>", (I4,), "tensor<8xi4>"),
+    ("popcnt_i4", "xla.popcnt %a : tensor<8xi4>", (I4,), "tensor<8xi4>"),
+    ("clz_i4", "xla.count_leading_zeros %a : tensor<8xi4>", (I4,), "tensor<8xi4>"),
+    ("max_i4", "xla.maximum %a, %b : tensor<8xi4>", (I4, I4_NONZERO), "tensor<8xi4>"),
+    ("add_ui4", "xla.add %a, %b : tensor<8xui4>", (U4, U4_B), "tensor<8xui4>"),
+    ("mul_ui4", "xla.multiply %a, %b : tensor<8xui4>", (U4, U4_B), "tensor<8xui4>"),
+    ("div_ui4", "xla.divide %a, %b : tensor<8xui4>", (U4, U4_B), "tensor<8xui4>"),
+    ("shra_ui4", "xla.shift_right_arithmetic %a, %b : tensor<8xui4>", (U4, np.array([3, 2, 3, 1, 0, 0, 1, 3], dtype=ml_dtypes.uint4)), "tensor<8xui4>"),
+    ("neg_i2", "xla.negate %a : tensor<8xi2>", (I2,), "tensor<8xi2>"),
+    ("cmp_lt_i4", "xla.compare LT, %a, %b : (tensor<8xi4>, tensor<8xi4>) -> tensor<8xi1>", (I4, I4_NONZERO), "tensor<8xi1>"),
+    ("cmp_gt_ui4", "xla.compare GT, %a, %b : (tensor<8xui4>, tensor<8xui4>) -> tensor<8xi1>", (U4, U4_B), "tensor<8xi1>"),
+    ("i4_to_ui8", "xla.convert %a : (tensor<8xi4>) -> tensor<8xui8>", (I4,), "tensor<8xui8>"),
+    ("i4_to_f32", "xla.convert %a : (tensor<8xi4>) -> tensor<8xf32>", (I4,), "tensor<8xf32>"),
+    ("ui4_to_i4", "xla.convert %a : (tensor<8xui4>) -> tensor<8xi4>", (U4,), "tensor<8xi4>"),
+    ("i32_to_i4", "xla.convert %a : (tensor<8xi32>) -> tensor<8xi4>", (BIG_INTS,), "tensor<8xi4>"),
+]
+
+
+def _sub_byte_type(array: np.ndarray) -> str:
+    names = {"int4": "i4", "uint4": "ui4", "int2": "i2", "int32": "i32"}
+    return f"tensor<{array.size}x{names[array.dtype.name]}>"
+
+
+def _sub_byte_function(name: str, op: str, operands: tuple[np.ndarray, ...], result: str, constants: bool) -> str:
+    names = ["a", "b"][: len(operands)]
+    if constants:
+        head = f"func.func @{name}() -> {result} {{\n"
+        body = "".join(
+            f"  %{n} = xla.constant dense<[{', '.join(str(int(x)) for x in v)}]> : {_sub_byte_type(v)}\n"
+            for n, v in zip(names, operands)
+        )
+    else:
+        args = ", ".join(f"%{n}: {_sub_byte_type(v)}" for n, v in zip(names, operands))
+        head, body = f"func.func @{name}({args}) -> {result} {{\n", ""
+    return head + body + f"  %r = {op}\n  func.return %r : {result}\n}}\n"
+
+
+@pytest.fixture(scope="module")
+def sub_byte_folded() -> dict[str, np.ndarray]:
+    """Every sub-byte case folded by xla-simplify to one constant (as int64)."""
+    module = parse_module("\n".join(_sub_byte_function(n, op, v, t, True) for n, op, v, t in SUB_BYTE_CASES))
+    run_passes(module, ["xla-simplify"])
+    out: dict[str, np.ndarray] = {}
+    for func in module.body.block.ops:
+        ret = func.regions[0].block.last_op
+        assert ret is not None
+        owner = ret.operands[0].owner
+        name = func.properties["sym_name"].data  # pyright: ignore
+        assert getattr(owner, "name", None) == "xla.constant", f"{name} was not folded"
+        out[name] = np.asarray(to_numpy(owner.properties["value"]))  # pyright: ignore
+    return out
+
+
+@pytest.mark.parametrize("case", SUB_BYTE_CASES, ids=[c[0] for c in SUB_BYTE_CASES])
+def test_sub_byte_folding_matches_compiled_code(case, sub_byte_folded: dict[str, np.ndarray]) -> None:
+    name, _, operands, _ = case
+    program = "\n".join(_sub_byte_function(n, op, v, t, False) for n, op, v, t in SUB_BYTE_CASES)
+    computed = np.asarray(compile(program, name)(*operands))
+    got = sub_byte_folded[name]
+    assert got.shape == computed.shape
+    np.testing.assert_array_equal(got.astype(np.float64), computed.astype(np.float64))
+
+
+def test_sub_byte_implementation_defined_cases_stay() -> None:
+    """-8 / -1 and division by zero in i4, and shifts by 4 or more, stay to run time."""
+    module = parse_module(
+        """
+func.func @f() -> (tensor<2xi4>, tensor<i4>) {
+  %a = xla.constant dense<[-8, 7]> : tensor<2xi4>
+  %b = xla.constant dense<[-1, 0]> : tensor<2xi4>
+  %0 = xla.divide %a, %b : tensor<2xi4>
+  %one = xla.constant dense<1> : tensor<i4>
+  %four = xla.constant dense<4> : tensor<i4>
+  %1 = xla.shift_left %one, %four : tensor<i4>
+  func.return %0, %1 : tensor<2xi4>, tensor<i4>
+}
+"""
+    )
+    run_passes(module, ["xla-simplify"])
+    names = [op.name for op in module.walk()]
+    assert "xla.divide" in names and "xla.shift_left" in names

@@ -11,6 +11,7 @@ from xdsl.ir import Attribute, SpacedOpaqueSyntaxAttribute
 from xdsl.irdl import (
     IRDLOperation,
     irdl_attr_definition,
+    traits_def,
 )
 
 from xla_dialect.attributes import (
@@ -21,6 +22,7 @@ from xla_dialect.attributes import (
     Precision,
 )
 from xla_dialect.diagnostics import require
+from xla_dialect.traits import XlaCanonicalization
 from xla_dialect.types import (
     element_type_of,
     format_type,
@@ -115,4 +117,8 @@ def require_inferred(name: str, have: Attribute, want: Attribute) -> None:
 
 
 class ChloOp(IRDLOperation):
-    """Base of the `chlo` ops (a marker: the decomposition pass matches on it)."""
+    """Base of the `chlo` ops (a marker: the decomposition pass matches on it). Like
+    the `xla` ops, they take the canonicalization patterns registered for their name
+    (`chlo.erf` folds on constants)."""
+
+    traits = traits_def(XlaCanonicalization())

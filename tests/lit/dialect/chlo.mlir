@@ -56,10 +56,10 @@ func.func @top_k(%x: tensor<3x5xf32>) {
 }
 
 // CHECK-LABEL: func.func @scan
-// CHECK:      %0, %1 = chlo.scan(%x) inits(%init) dimension=1 attributes {is_reverse = true} {
+// CHECK:      %0:2 = chlo.scan(%x) inits(%init) dimension=1 attributes {is_reverse = true} {
 // CHECK-NEXT: ^bb0(%a: tensor<2xi32>, %c: tensor<2xi32>):
-// CHECK-NEXT:   %2 = xla.add %a, %c : tensor<2xi32>
-// CHECK-NEXT:   xla.return %2, %2 : tensor<2xi32>, tensor<2xi32>
+// CHECK-NEXT:   %1 = xla.add %a, %c : tensor<2xi32>
+// CHECK-NEXT:   xla.return %1, %1 : tensor<2xi32>, tensor<2xi32>
 // CHECK-NEXT: } : (tensor<2x4xi32>, tensor<2xi32>) -> (tensor<2x4xi32>, tensor<2xi32>)
 func.func @scan(%x: tensor<2x4xi32>, %init: tensor<2xi32>) {
   %0:2 = chlo.scan(%x) inits(%init) dimension=1 attributes {is_reverse = true} {

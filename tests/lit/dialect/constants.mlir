@@ -125,9 +125,9 @@ func.func @iota_generic() -> tensor<2x5xi8> {
 // Hexadecimal elements of float literals are bit patterns (inf, NaN, denormals).
 // CHECK-LABEL: func.func @constant_hex_floats
 func.func @constant_hex_floats() -> (tensor<3xf32>, tensor<f16>, tensor<complex<f64>>) {
-  // CHECK: xla.constant dense<[0x7f800000, 1.401300e-45, 0xff800000]> : tensor<3xf32>
-  // CHECK: xla.constant dense<0x7c00> : tensor<f16>
-  // CHECK: xla.constant dense<(0x7ff0000000000001,0.000000e+00)> : tensor<complex<f64>>
+  // CHECK: xla.constant dense<[0x7F800000, 1.401300e-45, 0xFF800000]> : tensor<3xf32>
+  // CHECK: xla.constant dense<0x7C00> : tensor<f16>
+  // CHECK: xla.constant dense<(0x7FF0000000000001,0.000000e+00)> : tensor<complex<f64>>
   %0 = xla.constant dense<[0x7F800000, 0x00000001, 0xFF800000]> : tensor<3xf32>
   %1 = xla.constant dense<0x7C00> : tensor<f16>
   %2 = xla.constant dense<(0x7FF0000000000001, 0x0000000000000000)> : tensor<complex<f64>>
@@ -139,8 +139,8 @@ func.func @constant_hex_floats() -> (tensor<3xf32>, tensor<f16>, tensor<complex<
 // CHECK-LABEL: func.func @constant_exact_bits
 func.func @constant_exact_bits() -> (tensor<2xf32>, tensor<f32>, tensor<2x2xf32>, tensor<134217728xi8>) {
   // CHECK: xla.constant dense<[-0.000000e+00, 0.000000e+00]> : tensor<2xf32>
-  // CHECK: xla.constant dense<0x7f800001> : tensor<f32>
-  // CHECK: xla.constant dense<0x7f800001> : tensor<2x2xf32>
+  // CHECK: xla.constant dense<0x7F800001> : tensor<f32>
+  // CHECK: xla.constant dense<0x7F800001> : tensor<2x2xf32>
   // CHECK: xla.constant dense<0> : tensor<134217728xi8>
   %0 = xla.constant dense<[-0.0, 0.0]> : tensor<2xf32>
   %1 = xla.constant dense<0x7F800001> : tensor<f32>

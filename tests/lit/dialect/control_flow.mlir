@@ -135,7 +135,7 @@ func.func @nothing() {
 // CHECK-LABEL: func.func @call_op
 func.func @call_op(%a: tensor<i64>, %f: tensor<f32>) -> tensor<i64> {
   // CHECK:      %{{.*}} = xla.call @add_2(%a, %a) : (tensor<i64>, tensor<i64>) -> tensor<i64>
-  // CHECK-NEXT: %{{.*}}, %{{.*}} = xla.call @pair(%f) : (tensor<f32>) -> (tensor<f32>, tensor<f32>)
+  // CHECK-NEXT: %{{.*}}:2 = xla.call @pair(%f) : (tensor<f32>) -> (tensor<f32>, tensor<f32>)
   // CHECK-NEXT: xla.call @nothing() : () -> ()
   // CHECK-NEXT: xla.call @nothing() {note = "x"} : () -> ()
   %r = xla.call @add_2(%a, %a) : (tensor<i64>, tensor<i64>) -> tensor<i64>

@@ -91,7 +91,7 @@ func.func @scatter_batching(%inputs: tensor<2x3x4x2xi64>, %indices: tensor<2x2x3
 // Two inputs and updates; the computation takes (acc0, acc1, upd0, upd1).
 // CHECK-LABEL: func.func @scatter_variadic
 func.func @scatter_variadic(%x: tensor<4xf32>, %y: tensor<4xi32>, %indices: tensor<2x1xi32>, %ux: tensor<2xf32>, %uy: tensor<2xi32>) -> (tensor<4xf32>, tensor<4xi32>) {
-  // CHECK: %{{.*}}, %{{.*}} = "xla.scatter"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{scatter_dimension_numbers = #xla.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, unique_indices = true}> ({
+  // CHECK: %{{.*}}:2 = "xla.scatter"(%{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}) <{scatter_dimension_numbers = #xla.scatter<inserted_window_dims = [0], scatter_dims_to_operand_dims = [0], index_vector_dim = 1>, unique_indices = true}> ({
   // CHECK-NEXT: ^{{.*}}(%{{.*}}: tensor<f32>, %{{.*}}: tensor<i32>, %{{.*}}: tensor<f32>, %{{.*}}: tensor<i32>):
   // CHECK: }) : (tensor<4xf32>, tensor<4xi32>, tensor<2x1xi32>, tensor<2xf32>, tensor<2xi32>) -> (tensor<4xf32>, tensor<4xi32>)
   %0:2 = "xla.scatter"(%x, %y, %indices, %ux, %uy) ({

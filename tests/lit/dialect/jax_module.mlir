@@ -22,7 +22,7 @@ module @jit_f attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 :
 // CHECK:      builtin.module @jit_f attributes {mhlo.num_partitions = 1 : i32, mhlo.num_replicas = 1 : i32, jax.uses_shape_polymorphism = false} {
 // CHECK-NEXT:   func.func public @main(%arg0: tensor<4xf32> {jax.arg_info = "x", mhlo.sharding = "{replicated}"}, %arg1: tensor<f32>) -> (tensor<4xf32> {jax.result_info = ""}) {
 // CHECK-NEXT:     %0 = func.call @helper(%arg0, %arg1) : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
-// CHECK-NEXT:     %cst = xla.constant dense<0x7fc00000> : tensor<f32>
+// CHECK-NEXT:     %cst = xla.constant dense<0x7FC00000> : tensor<f32>
 // CHECK-NEXT:     %1 = xla.add %0, %cst : (tensor<4xf32>, tensor<f32>) -> tensor<4xf32>
 // CHECK-NEXT:     func.return %1 : tensor<4xf32>
 // CHECK-NEXT:   }

@@ -48,7 +48,7 @@ func.func @reduce_region(%x: tensor<4x5xi32>, %c: tensor<i32>) -> tensor<5xi32> 
 // Variadic Reduce: (value, index) argmax.
 // CHECK-LABEL: func.func @reduce_variadic
 func.func @reduce_variadic(%x: tensor<2x3xf32>, %y: tensor<2x3xi32>, %c: tensor<f32>, %d: tensor<i32>) -> tensor<2xi32> {
-  // CHECK:      %{{.*}}, %{{.*}} = xla.reduce(%x init: %c), (%y init: %d) across dimensions = [1] : (tensor<2x3xf32>, tensor<2x3xi32>, tensor<f32>, tensor<i32>) -> (tensor<2xf32>, tensor<2xi32>)
+  // CHECK:      %{{.*}}:2 = xla.reduce(%x init: %c), (%y init: %d) across dimensions = [1] : (tensor<2x3xf32>, tensor<2x3xi32>, tensor<f32>, tensor<i32>) -> (tensor<2xf32>, tensor<2xi32>)
   // CHECK-NEXT:  reducer(%[[A:.*]]: tensor<f32>, %[[B:.*]]: tensor<f32>) (%[[E:.*]]: tensor<i32>, %[[F:.*]]: tensor<i32>) {
   // CHECK-NEXT:   %[[GT:.*]] = xla.compare GT, %[[A]], %[[B]] : (tensor<f32>, tensor<f32>) -> tensor<i1>
   // CHECK-NEXT:   %[[V:.*]] = xla.select %[[GT]], %[[A]], %[[B]] : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>
@@ -88,7 +88,7 @@ func.func @reduce_window(%x: tensor<3x2xi64>, %c: tensor<i64>) -> tensor<2x2xi64
 
 // CHECK-LABEL: func.func @reduce_window_variadic
 func.func @reduce_window_variadic(%x: tensor<4x4xf32>, %y: tensor<4x4xi32>, %c: tensor<f32>, %d: tensor<i32>) -> tensor<2x2xi32> {
-  // CHECK: %{{.*}}, %{{.*}} = "xla.reduce_window"(%x, %y, %c, %d) <{window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>}> ({
+  // CHECK: %{{.*}}:2 = "xla.reduce_window"(%x, %y, %c, %d) <{window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>}> ({
   // CHECK: }) : (tensor<4x4xf32>, tensor<4x4xi32>, tensor<f32>, tensor<i32>) -> (tensor<2x2xf32>, tensor<2x2xi32>)
   %r:2 = "xla.reduce_window"(%x, %y, %c, %d) <{window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>}> ({
   ^bb0(%a: tensor<f32>, %e: tensor<i32>, %b: tensor<f32>, %f: tensor<i32>):

@@ -47,7 +47,7 @@ func.func @rng_bernoulli(%p: tensor<f32>) -> tensor<2x3xui32> {
 
 // CHECK-LABEL: func.func @rng_bit_generator_three_fry
 func.func @rng_bit_generator_three_fry(%state: tensor<2xui64>) -> tensor<4x4xui32> {
-  // CHECK: %{{.*}}, %{{.*}} = xla.rng_bit_generator %{{.*}}, algorithm = THREE_FRY : (tensor<2xui64>) -> (tensor<2xui64>, tensor<4x4xui32>)
+  // CHECK: %{{.*}}:2 = xla.rng_bit_generator %{{.*}}, algorithm = THREE_FRY : (tensor<2xui64>) -> (tensor<2xui64>, tensor<4x4xui32>)
   %0, %1 = xla.rng_bit_generator %state, algorithm = THREE_FRY : (tensor<2xui64>) -> (tensor<2xui64>, tensor<4x4xui32>)
   func.return %1 : tensor<4x4xui32>
 }

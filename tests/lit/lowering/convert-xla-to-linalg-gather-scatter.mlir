@@ -111,13 +111,13 @@ func.func @scatter_add_rows(%x: tensor<6x4xf32>, %i: tensor<5x1xi32>, %u: tensor
 // CHECK:      %[[WIDE:.*]] = linalg.generic
 // CHECK:        arith.extf %{{.*}} : bf16 to f32
 // CHECK:      %[[R:.*]], %[[RY:.*]] = scf.for %[[W:[^ ]*]] = %{{.*}} iter_args(%{{.*}} = %[[WIDE]], %{{.*}} = %y) -> (tensor<5xf32>, tensor<5xi32>) {
-// CHECK-NEXT:   %{{.*}}, %{{.*}} = scf.for %[[G:[^ ]*]] = %{{.*}} -> (tensor<5xf32>, tensor<5xi32>) {
+// CHECK-NEXT:   %{{.*}}:2 = scf.for %[[G:[^ ]*]] = %{{.*}} -> (tensor<5xf32>, tensor<5xi32>) {
 // CHECK-NEXT:     %[[S:.*]] = tensor.extract %i[%[[G]]] : tensor<3xi8>
 // CHECK-NEXT:     %[[SW:.*]] = arith.extui %[[S]] : i8 to i64
 // CHECK-NEXT:     %[[SX:.*]] = arith.index_cast %[[SW]] : i64 to index
 // CHECK-NEXT:     %[[OK:.*]] = arith.cmpi ule, %[[SX]], %{{.*}} : index
 // CHECK-NEXT:     %[[TRIPS:.*]] = arith.select %[[OK]]
-// CHECK-NEXT:     %{{.*}}, %{{.*}} = scf.for %{{.*}} to %[[TRIPS]] step %{{.*}} iter_args(%[[TV:.*]] = %{{.*}}, %[[TI:.*]] = %{{.*}}) -> (tensor<5xf32>, tensor<5xi32>) {
+// CHECK-NEXT:     %{{.*}}:2 = scf.for %{{.*}} to %[[TRIPS]] step %{{.*}} iter_args(%[[TV:.*]] = %{{.*}}, %[[TI:.*]] = %{{.*}}) -> (tensor<5xf32>, tensor<5xi32>) {
 // CHECK-NEXT:       %[[P:.*]] = arith.addi %[[SX]], %[[W]] : index
 // CHECK-NEXT:       %[[A:.*]] = tensor.extract %[[TV]][%[[P]]] : tensor<5xf32>
 // CHECK-NEXT:       %{{.*}} = tensor.extract %[[TI]][%[[P]]] : tensor<5xi32>

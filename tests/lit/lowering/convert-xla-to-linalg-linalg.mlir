@@ -9,7 +9,7 @@
 // CHECK:      %[[W0:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<4x4xf32>) -> tensor<4x4xf32>
 // CHECK-NEXT: %[[FLAGS:.*]] = tensor.empty() : tensor<i1>
 // CHECK:      %[[FALSE:.*]] = arith.constant false
-// CHECK:      %[[L:.*]], %[[BAD:.*]] = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[WI:.*]] = %[[W0]], %[[BI:.*]] = %[[FALSE]]) -> (tensor<4x4xf32>, i1) {
+// CHECK:      %[[LOOP:[^ ]*]]:2 = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[WI:.*]] = %[[W0]], %[[BI:.*]] = %[[FALSE]]) -> (tensor<4x4xf32>, i1) {
 // CHECK:        %[[WR:.*]] = scf.for %[[J:.*]] = %{{.*}} to %[[I]] step %{{.*}} iter_args(%[[WJ:.*]] = %[[WI]]) -> (tensor<4x4xf32>) {
 // CHECK:          %[[S:.*]] = scf.for %[[K:.*]] = %{{.*}} to %[[J]] step %{{.*}} iter_args(%[[ACC:.*]] = %{{.*}}) -> (f32) {
 // CHECK-NEXT:       %[[X:.*]] = tensor.extract %[[WJ]][%[[I]], %[[K]]] : tensor<4x4xf32>
@@ -31,10 +31,10 @@
 // CHECK-NEXT:   %[[BN:.*]] = arith.ori %[[BI]], %[[NAN]] : i1
 // CHECK-NEXT:   %[[WD:.*]] = tensor.insert %[[ROOT]] into %[[WR]][%[[I]], %[[I]]] : tensor<4x4xf32>
 // CHECK-NEXT:   scf.yield %[[WD]], %[[BN]] : tensor<4x4xf32>, i1
-// CHECK:      %[[F:.*]] = tensor.insert %[[BAD]] into %[[FLAGS]][] : tensor<i1>
-// CHECK:      linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%[[L]], %[[F]] : tensor<4x4xf32>, tensor<i1>)
+// CHECK:      %[[F:.*]] = tensor.insert %[[LOOP]]#1 into %[[FLAGS]][] : tensor<i1>
+// CHECK:      linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%[[LOOP]]#0, %[[F]] : tensor<4x4xf32>, tensor<i1>)
 // CHECK-NEXT: ^bb0(%[[E:.*]]: f32, %[[FAILED:.*]]: i1, %{{.*}}: f32):
-// CHECK-NEXT:   %[[QNAN:.*]] = arith.constant 0x7fc00000 : f32
+// CHECK-NEXT:   %[[QNAN:.*]] = arith.constant 0x7FC00000 : f32
 // CHECK-NEXT:   %[[R:.*]] = arith.select %[[FAILED]], %[[QNAN]], %[[E]] : f32
 // CHECK-NEXT:   linalg.yield %[[R]] : f32
 func.func @cholesky_lower(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {
@@ -49,14 +49,14 @@ func.func @cholesky_lower(%a: tensor<4x4xf32>) -> tensor<4x4xf32> {
 // CHECK:      %[[A32:.*]] = linalg.generic
 // CHECK:        arith.extf %{{.*}} : bf16 to f32
 // CHECK:      %[[FLAGS:.*]] = tensor.empty() : tensor<2xi1>
-// CHECK:      %[[L:.*]], %[[F:.*]] = scf.for %[[B:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %[[FB:.*]] = %[[FLAGS]]) -> (tensor<2x3x3xf32>, tensor<2xi1>) {
-// CHECK:        %{{.*}}, %[[BAD:.*]] = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<2x3x3xf32>, i1) {
+// CHECK:      %[[OUTER:[^ ]*]]:2 = scf.for %[[B:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %[[FB:.*]] = %[[FLAGS]]) -> (tensor<2x3x3xf32>, tensor<2xi1>) {
+// CHECK:        %[[INNER:[^ ]*]]:2 = scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %{{.*}}) -> (tensor<2x3x3xf32>, i1) {
 // CHECK:          scf.for %[[J:.*]] = %{{.*}} to %[[I]] step
 // CHECK:              tensor.extract %{{.*}}[%[[B]], %[[I]], %{{.*}}] : tensor<2x3x3xf32>
 // CHECK:            tensor.extract %[[A32]][%[[B]], %[[J]], %[[I]]] : tensor<2x3x3xf32>
 // CHECK:          tensor.extract %[[A32]][%[[B]], %[[I]], %[[I]]] : tensor<2x3x3xf32>
-// CHECK:        tensor.insert %[[BAD]] into %[[FB]][%[[B]]] : tensor<2xi1>
-// CHECK:      linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2, d1)>, affine_map<(d0, d1, d2) -> (d0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[L]], %[[F]] : tensor<2x3x3xf32>, tensor<2xi1>) outs(%{{.*}} : tensor<2x3x3xbf16>)
+// CHECK:        tensor.insert %[[INNER]]#1 into %[[FB]][%[[B]]] : tensor<2xi1>
+// CHECK:      linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2, d1)>, affine_map<(d0, d1, d2) -> (d0)>, affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} ins(%[[OUTER]]#0, %[[OUTER]]#1 : tensor<2x3x3xf32>, tensor<2xi1>) outs(%{{.*}} : tensor<2x3x3xbf16>)
 // CHECK:        arith.select
 // CHECK-NEXT:   arith.truncf %{{.*}} : f32 to bf16
 func.func @cholesky_upper_batched_bf16(%a: tensor<2x3x3xbf16>) -> tensor<2x3x3xbf16> {

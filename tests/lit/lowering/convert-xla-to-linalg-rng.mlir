@@ -119,7 +119,7 @@ func.func @default(%state: tensor<2xui64>) -> (tensor<2xui64>, tensor<ui64>) {
 // CHECK-COUNT-20: arith.muli {{.*}} : i64
 // CHECK: %[[TOP:.*]] = arith.shrui %{{.*}}, %{{.*}} : i32
 // CHECK: %[[F:.*]] = arith.uitofp %[[TOP]] : i32 to f32
-// CHECK: %[[SCALE:.*]] = arith.constant 1.1920929e-07 : f32
+// CHECK: %[[SCALE:.*]] = arith.constant 1.1920929E-7 : f32
 // CHECK: %[[U:.*]] = arith.mulf %[[F]], %[[SCALE]] : f32
 // CHECK: %[[X:.*]] = arith.mulf %[[U]], %[[SPAN]] : f32
 // CHECK: %[[V:.*]] = arith.addf %[[X]], %[[LOW]] : f32

@@ -15,7 +15,7 @@
 // CHECK:      %[[CUR:.*]] = linalg.fill ins(%[[ZERO]] : f32) outs(%{{.*}} : tensor<2x3xf32>) -> tensor<2x3xf32>
 // CHECK-NEXT: %[[NONE:.*]] = arith.constant -1 : i64
 // CHECK:      %[[SEL:.*]] = linalg.fill ins(%[[NONE]] : i64) outs(%{{.*}} : tensor<2x3xi64>) -> tensor<2x3xi64>
-// CHECK-NEXT: %{{.*}}, %[[CHOSEN:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (((d0 * 2) + d2), ((d1 * 2) + d3))>, affine_map<(d0, d1, d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%x, %[[WIN]] : tensor<4x6xf32>, tensor<2x2xi8>) outs(%[[CUR]], %[[SEL]] : tensor<2x3xf32>, tensor<2x3xi64>) {
+// CHECK-NEXT: %[[CHOSEN:[^ ]*]]:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (((d0 * 2) + d2), ((d1 * 2) + d3))>, affine_map<(d0, d1, d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%x, %[[WIN]] : tensor<4x6xf32>, tensor<2x2xi8>) outs(%[[CUR]], %[[SEL]] : tensor<2x3xf32>, tensor<2x3xi64>) {
 // CHECK-NEXT: ^bb0(%[[V:.*]]: f32, %{{.*}}: i8, %[[C:.*]]: f32, %[[S:.*]]: i64):
 // CHECK:        %[[KEEP:.*]] = arith.cmpf oge, %[[C]], %[[V]] : f32
 // CHECK-NEXT:   %[[TRUE:.*]] = arith.constant true
@@ -33,7 +33,7 @@
 // CHECK-NEXT:   %[[O1:.*]] = linalg.index 1 : index
 // CHECK:        %[[S0:.*]] = arith.divui %[[O0]], %{{.*}} : index
 // CHECK:        %[[S1:.*]] = arith.divui %[[O1]], %{{.*}} : index
-// CHECK-NEXT:   %[[PICK:.*]] = tensor.extract %[[CHOSEN]][%[[S0]], %[[S1]]] : tensor<2x3xi64>
+// CHECK-NEXT:   %[[PICK:.*]] = tensor.extract %[[CHOSEN]]#1[%[[S0]], %[[S1]]] : tensor<2x3xi64>
 // CHECK:        %[[ME:.*]] = arith.index_cast %{{.*}} : index to i64
 // CHECK-NEXT:   %[[HIT:.*]] = arith.cmpi eq, %[[PICK]], %[[ME]] : i64
 // CHECK-NEXT:   %[[G:.*]] = tensor.extract %g[%[[S0]], %[[S1]]] : tensor<2x3xf32>
@@ -62,7 +62,7 @@ func.func @max_pool_grad(%x: tensor<4x6xf32>, %g: tensor<2x3xf32>) -> tensor<4x6
 // CHECK-LABEL: func.func @overlapping
 // CHECK:      %[[INIT:.*]] = tensor.extract %init[] : tensor<i64>
 // CHECK:      %[[PADDED:.*]] = tensor.insert_slice %operand into %{{.*}}[0, 0] [4, 2] [1, 1] : tensor<4x2xi64> into tensor<5x2xi64>
-// CHECK:      %{{.*}}, %[[CHOSEN:.*]] = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (((d0 * 2) + d2), d1)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[PADDED]], %{{.*}} : tensor<5x2xi64>, tensor<3xi8>)
+// CHECK:      %[[CHOSEN:[^ ]*]]:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (((d0 * 2) + d2), d1)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[PADDED]], %{{.*}} : tensor<5x2xi64>, tensor<3xi8>)
 // CHECK:        %[[INSIDE:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : index
 // CHECK:        %[[KEEP:.*]] = arith.cmpi sge, %{{.*}}, %{{.*}} : i64
 // CHECK:        %[[TAKE:.*]] = arith.andi %[[INSIDE]], %{{.*}} : i1
@@ -73,7 +73,7 @@ func.func @max_pool_grad(%x: tensor<4x6xf32>, %g: tensor<2x3xf32>) -> tensor<4x6
 // CHECK-NEXT:   %[[SRC:.*]] = arith.addi %[[Q]], %[[T]] : index
 // CHECK-NEXT:   %{{.*}} = arith.cmpi sge, %[[SRC]], %{{.*}} : index
 // CHECK:        %{{.*}} = arith.cmpi slt, %[[SRC]], %{{.*}} : index
-// CHECK:        %{{.*}} = tensor.extract %[[CHOSEN]][%{{.*}}, %{{.*}}] : tensor<2x2xi64>
+// CHECK:        %{{.*}} = tensor.extract %[[CHOSEN]]#1[%{{.*}}, %{{.*}}] : tensor<2x2xi64>
 // CHECK:        %{{.*}} = tensor.extract %source[%{{.*}}, %{{.*}}] : tensor<2x2xi64>
 // CHECK-NEXT:   %{{.*}} = arith.addi %{{.*}}, %{{.*}} : i64
 func.func @overlapping(%operand: tensor<4x2xi64>, %source: tensor<2x2xi64>, %init: tensor<i64>) -> tensor<4x2xi64> {

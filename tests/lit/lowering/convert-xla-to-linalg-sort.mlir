@@ -12,7 +12,7 @@
 // CHECK-NEXT: %[[A1:.*]] = tensor.empty() : tensor<5xi32>
 // CHECK-NEXT: %[[B0:.*]] = tensor.empty() : tensor<5xf32>
 // CHECK-NEXT: %[[B1:.*]] = tensor.empty() : tensor<5xi32>
-// CHECK:      %[[P0:.*]], %[[P1:.*]] = scf.for %[[LO:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[D0:.*]] = %[[A0]], %[[D1:.*]] = %[[A1]]) -> (tensor<5xf32>, tensor<5xi32>) {
+// CHECK:      %[[PAIR:[^ ]*]]:2 = scf.for %[[LO:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[D0:.*]] = %[[A0]], %[[D1:.*]] = %[[A1]]) -> (tensor<5xf32>, tensor<5xi32>) {
 // CHECK:        %[[L0:.*]] = tensor.extract %k[%[[LO]]] : tensor<5xf32>
 // CHECK-NEXT:   %[[L1:.*]] = tensor.extract %v[%[[LO]]] : tensor<5xi32>
 // CHECK:        scf.for %{{[0-9]+}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{[0-9]+}} = %[[LO]], {{.*}}, %[[FL0:[0-9]+]] = %[[L0]], %[[FL1:[0-9]+]] = %[[L1]], %[[FR0:[0-9]+]] = %{{[0-9]+}}, {{.*}} = %[[D0]], %{{[0-9]+}} = %[[D1]]) -> (index, index, index, index, f32, i32, f32, i32, f32, i32, f32, i32, tensor<5xf32>, tensor<5xi32>) {
@@ -33,7 +33,7 @@
 // CHECK:        tensor.insert
 // CHECK:        scf.yield %{{.*}}, %{{.*}} : tensor<5xf32>, tensor<5xi32>
 // CHECK:      }
-// CHECK:      %{{.*}}, %[[R0:.*]], %[[R1:.*]], %{{.*}}, %{{.*}} = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %[[P0]], %{{.*}} = %[[P1]], %{{.*}} = %[[B0]], %{{.*}} = %[[B1]]) -> (index, tensor<5xf32>, tensor<5xi32>, tensor<5xf32>, tensor<5xi32>) {
+// CHECK:      %{{.*}}, %[[R0:.*]], %[[R1:.*]], %{{.*}}, %{{.*}} = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %{{.*}}, %{{.*}} = %[[PAIR]]#0, %{{.*}} = %[[PAIR]]#1, %{{.*}} = %[[B0]], %{{.*}} = %[[B1]]) -> (index, tensor<5xf32>, tensor<5xi32>, tensor<5xf32>, tensor<5xi32>) {
 // CHECK-COUNT-2: scf.for %{{.*}} iter_args({{.*}}) -> (tensor<5xf32>, tensor<5xi32>, tensor<5xf32>, tensor<5xi32>) {
 // CHECK:      func.return %[[R0]], %[[R1]] : tensor<5xf32>, tensor<5xi32>
 func.func @sort_pair(%k: tensor<5xf32>, %v: tensor<5xi32>) -> (tensor<5xf32>, tensor<5xi32>) {
@@ -55,8 +55,8 @@ func.func @sort_pair(%k: tensor<5xf32>, %v: tensor<5xi32>) -> (tensor<5xf32>, te
 // CHECK:        %[[S:.*]] = scf.for %[[LO:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[RB]]) -> (tensor<3x4xi32>) {
 // CHECK:          tensor.extract %x[%[[LO]], %[[COL]]] : tensor<3x4xi32>
 // CHECK:          arith.cmpi sgt
-// CHECK:        %[[F:.*]], %{{.*}} = scf.for %{{.*}} iter_args(%{{.*}} = %[[RA]], %{{.*}} = %[[S]]) -> (tensor<3x4xi32>, tensor<3x4xi32>) {
-// CHECK:        scf.yield %[[F]], %{{.*}} : tensor<3x4xi32>, tensor<3x4xi32>
+// CHECK:        %[[PASS:[^ ]*]]:2 = scf.for %{{.*}} iter_args(%{{.*}} = %[[RA]], %{{.*}} = %[[S]]) -> (tensor<3x4xi32>, tensor<3x4xi32>) {
+// CHECK:        scf.yield %[[PASS]]#0, %{{.*}} : tensor<3x4xi32>, tensor<3x4xi32>
 // CHECK:      func.return %[[R]] : tensor<3x4xi32>
 func.func @sort_columns(%x: tensor<3x4xi32>) -> tensor<3x4xi32> {
   %r = "xla.sort"(%x) ({

@@ -4,7 +4,7 @@
 // dims reductions; the input reads out * 2 + win; an unread operand of the
 // window's shape gives the window loops their ranges.
 // CHECK-LABEL: func.func @max_pool
-// CHECK:      %[[NINF:.*]] = arith.constant 0xff800000 : f32
+// CHECK:      %[[NINF:.*]] = arith.constant 0xFF800000 : f32
 // CHECK:      %[[OUT:.*]] = linalg.fill ins(%[[NINF]] : f32) outs(%{{.*}} : tensor<2x3xf32>) -> tensor<2x3xf32>
 // CHECK-NEXT: %[[WIN:.*]] = tensor.empty() : tensor<2x2xi8>
 // CHECK-NEXT: %{{.*}} = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (((d0 * 2) + d2), ((d1 * 2) + d3))>, affine_map<(d0, d1, d2, d3) -> (d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%x, %[[WIN]] : tensor<4x6xf32>, tensor<2x2xi8>) outs(%[[OUT]] : tensor<2x3xf32>) {
@@ -47,7 +47,7 @@ func.func @padded_sum(%x: tensor<1x4x4x2xi32>) -> tensor<1x3x2x2xi32> {
 // dilation inserts the operand with a stride (holes hold the init value);
 // negative padding crops the operand first.
 // CHECK-LABEL: func.func @dilated
-// CHECK:      %[[INF:.*]] = arith.constant 0x7f800000 : f32
+// CHECK:      %[[INF:.*]] = arith.constant 0x7F800000 : f32
 // CHECK:      %[[FILL:.*]] = linalg.fill ins(%[[INF]] : f32) outs(%{{.*}} : tensor<8x5xf32>) -> tensor<8x5xf32>
 // CHECK-NEXT: %[[CROP:.*]] = tensor.extract_slice %x[0, 1] [4, 5] [1, 1] : tensor<4x6xf32> to tensor<4x5xf32>
 // CHECK-NEXT: %[[P:.*]] = tensor.insert_slice %[[CROP]] into %[[FILL]][1, 0] [4, 5] [2, 1] : tensor<4x5xf32> into tensor<8x5xf32>

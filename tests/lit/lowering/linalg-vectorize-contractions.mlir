@@ -16,7 +16,7 @@
 // CHECK:               scf.for %[[M1:.*]] = %{{.*}} to %{{.*}} step
 // CHECK-NOT:               scf.if
 // CHECK-COUNT-8:           vector.load %c[{{.*}}] : memref<1x8x32xf32>, vector<16xf32>
-// CHECK:                   %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}}, %{{.*}} = scf.for %[[K:.*]] = %[[K0]] to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
+// CHECK:                   %{{.*}}:8 = scf.for %[[K:.*]] = %[[K0]] to %{{.*}} step %{{.*}} iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
 // CHECK-COUNT-2:             vector.load %b4[%[[B]], %[[N1]], %[[K]], %{{.*}}] : memref<1x1x8x32xf32>, vector<16xf32>
 // CHECK:                     %[[A:.*]] = memref.load %a4[%[[B]], %[[M1]], %[[K]], %{{.*}}] : memref<1x2x8x4xf32>
 // CHECK-NEXT:                %[[BC:.*]] = vector.broadcast %[[A]] : f32 to vector<16xf32>

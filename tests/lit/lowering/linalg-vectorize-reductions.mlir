@@ -8,7 +8,7 @@
 // initial value. The row loop stays parallel. Vectorized with reassociate=false too.
 // CHECK-LABEL: func.func @max_rows
 // CHECK:       "scf.parallel"
-// CHECK:         %[[NINF:.*]] = arith.constant 0xff800000 : f32
+// CHECK:         %[[NINF:.*]] = arith.constant 0xFF800000 : f32
 // CHECK-NEXT:    %[[SPLAT:.*]] = vector.broadcast %[[NINF]] : f32 to vector<4xf32>
 // CHECK:         %[[Z0:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:    %[[ZERO:.*]] = vector.broadcast %[[Z0]] : f32 to vector<4xf32>
@@ -23,12 +23,12 @@
 // CHECK:         %[[IS0:.*]] = arith.cmpf oeq, %[[FAST]], %{{.*}} : f32
 // CHECK-NEXT:    %[[REDO:.*]] = arith.ori %[[NAN]], %[[IS0]] : i1
 // CHECK-NEXT:    %[[R:.*]] = scf.if %[[REDO]] -> (f32) {
-// CHECK:           %[[A:.*]], %[[B:.*]], %[[C:.*]], %[[D:.*]] = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:[^ ]*]] = %[[SPLAT]], %{{.*}} = %[[SPLAT]], %{{.*}} = %[[SPLAT]], %{{.*}} = %[[SPLAT]]) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>) {
+// CHECK:           %[[ACCS:[^ ]*]]:4 = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:[^ ]*]] = %[[SPLAT]], %{{.*}} = %[[SPLAT]], %{{.*}} = %[[SPLAT]], %{{.*}} = %[[SPLAT]]) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>) {
 // CHECK-NEXT:        %[[V:.*]] = vector.load %x[%{{.*}}, %[[K]]] : memref<4x32xf32>, vector<4xf32>
 // CHECK-NEXT:        arith.maximumf %[[ACC]], %[[V]] fastmath<reassoc> : vector<4xf32>
 // CHECK:           }
-// CHECK-NEXT:      %[[AB:.*]] = arith.maximumf %[[A]], %[[B]] fastmath<reassoc> : vector<4xf32>
-// CHECK-NEXT:      %[[CD:.*]] = arith.maximumf %[[C]], %[[D]] fastmath<reassoc> : vector<4xf32>
+// CHECK-NEXT:      %[[AB:.*]] = arith.maximumf %[[ACCS]]#0, %[[ACCS]]#1 fastmath<reassoc> : vector<4xf32>
+// CHECK-NEXT:      %[[CD:.*]] = arith.maximumf %[[ACCS]]#2, %[[ACCS]]#3 fastmath<reassoc> : vector<4xf32>
 // CHECK-NEXT:      %[[ALL:.*]] = arith.maximumf %[[AB]], %[[CD]] fastmath<reassoc> : vector<4xf32>
 // CHECK-NEXT:      %[[EXACT:.*]] = vector.reduction <maximumf>, %[[ALL]] fastmath<reassoc> : vector<4xf32> into f32
 // CHECK-NEXT:      scf.yield %[[EXACT]] : f32

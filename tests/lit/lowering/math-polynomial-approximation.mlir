@@ -43,12 +43,12 @@ func.func @exp_vector(%x: vector<16xf32>) -> vector<16xf32> {
 // scaled first, special values by select.
 // CHECK-LABEL: func.func @log_f32
 // CHECK-NOT:     math.log
-// CHECK:         arith.constant 1.17549435e-38 : f32
+// CHECK:         arith.constant 1.17549435E-38 : f32
 // CHECK:         arith.bitcast {{.*}} : f32 to i32
 // CHECK:         arith.constant 1060439283 : i32
 // CHECK:         arith.shrsi
 // CHECK:         math.fma
-// CHECK:         arith.constant 0xff800000 : f32
+// CHECK:         arith.constant 0xFF800000 : f32
 // CHECK:         arith.select
 // CHECK:         func.return
 func.func @log_f32(%x: f32) -> f32 {

@@ -20,7 +20,7 @@ func.func @fold_float_max_propagates_nan() -> tensor<2xf32> {
   %a = xla.constant dense<[0x7FC00000, 1.0]> : tensor<2xf32>
   %b = xla.constant dense<[2.0, -1.0]> : tensor<2xf32>
   %0 = xla.maximum %a, %b : tensor<2xf32>
-  // CHECK-NEXT: %0 = xla.constant dense<[0x7fc00000, 1.000000e+00]> : tensor<2xf32>
+  // CHECK-NEXT: %0 = xla.constant dense<[0x7FC00000, 1.000000e+00]> : tensor<2xf32>
   func.return %0 : tensor<2xf32>
 }
 
@@ -105,14 +105,11 @@ func.func @tuple_element(%a: tensor<f32>, %b: tensor<i32>) -> tensor<i32> {
 
 // -----
 
-// Sub-byte integers (issue 17: canonicalize crashed on them) are left unfolded:
-// NumPy's kinds do not tell i4 from ui4 (passes/canonicalization/common.py).
+// Sub-byte integers (issue 17: canonicalize crashed on them) fold with their own
+// width's wrap-around (issue 16, passes/canonicalization/sub_byte.py).
 // CHECK-LABEL: func.func @fold_i4_ui2
-// CHECK-NEXT:    %[[X:.*]] = xla.constant dense<[7, -8]> : tensor<2xi4>
-// CHECK-NEXT:    %[[ONE:.*]] = xla.constant dense<1> : tensor<2xi4>
-// CHECK-NEXT:    %[[A:.*]] = xla.add %[[X]], %[[ONE]] : tensor<2xi4>
-// CHECK-NEXT:    %[[Y:.*]] = xla.constant dense<[3, 1]> : tensor<2xui2>
-// CHECK-NEXT:    %[[B:.*]] = xla.negate %[[Y]] : tensor<2xui2>
+// CHECK-NEXT:    %[[A:.*]] = xla.constant dense<[-8, -7]> : tensor<2xi4>
+// CHECK-NEXT:    %[[B:.*]] = xla.constant dense<[1, 3]> : tensor<2xui2>
 // CHECK-NEXT:    func.return %[[A]], %[[B]]
 func.func @fold_i4_ui2() -> (tensor<2xi4>, tensor<2xui2>) {
   %0 = xla.constant dense<[7, -8]> : tensor<2xi4>

@@ -41,7 +41,7 @@ func.func @atan_f16(%x: tensor<4xf16>) -> tensor<4xf16> {
 // CHECK:         xla.compare LT, %[[W]], %{{.*}} : (tensor<4xf32>, tensor<4xf32>) -> tensor<4xi1>
 // CHECK:         %[[P:.*]] = xla.multiply %{{.*}}, %x : tensor<4xf32>
 // CHECK-NEXT:    %[[AT1:.*]] = xla.compare EQ, %[[ABS]], %[[ONE]]
-// CHECK-NEXT:    %[[INFS:.*]] = xla.constant dense<0x7f800000> : tensor<f32>
+// CHECK-NEXT:    %[[INFS:.*]] = xla.constant dense<0x7F800000> : tensor<f32>
 // CHECK-NEXT:    %[[INF:.*]] = xla.broadcast_in_dim %[[INFS]], dims = [] : (tensor<f32>) -> tensor<4xf32>
 // CHECK-NEXT:    %[[SINF:.*]] = xla.multiply %x, %[[INF]] : tensor<4xf32>
 // CHECK-NEXT:    %[[R:.*]] = xla.select %[[AT1]], %[[SINF]], %[[P]]
@@ -54,13 +54,13 @@ func.func @erf_inv_f32(%x: tensor<4xf32>) -> tensor<4xf32> {
 // top_k: a stable descending (total order) sort of (values, iota), then the first k.
 // CHECK-LABEL: func.func @top_k
 // CHECK-NEXT:    %[[IOTA:.*]] = xla.iota dim = 1 : tensor<3x5xi32>
-// CHECK-NEXT:    %[[V:.*]], %[[I:.*]] = "xla.sort"(%x, %[[IOTA]]) <{dimension = 1 : i64, is_stable = true}> ({
+// CHECK-NEXT:    %[[SORTED:[^ ]*]]:2 = "xla.sort"(%x, %[[IOTA]]) <{dimension = 1 : i64, is_stable = true}> ({
 // CHECK-NEXT:    ^bb0(%[[L:.*]]: tensor<f32>, %[[R:.*]]: tensor<f32>, %{{.*}}: tensor<i32>, %{{.*}}: tensor<i32>):
 // CHECK-NEXT:      %[[GT:.*]] = xla.compare GT, %[[L]], %[[R]], TOTALORDER
 // CHECK-NEXT:      xla.return %[[GT]] : tensor<i1>
 // CHECK-NEXT:    })
-// CHECK-NEXT:    %[[VS:.*]] = xla.slice %[[V]] [0:3, 0:2] : (tensor<3x5xf32>) -> tensor<3x2xf32>
-// CHECK-NEXT:    %[[IS:.*]] = xla.slice %[[I]] [0:3, 0:2] : (tensor<3x5xi32>) -> tensor<3x2xi32>
+// CHECK-NEXT:    %[[VS:.*]] = xla.slice %[[SORTED]]#0 [0:3, 0:2] : (tensor<3x5xf32>) -> tensor<3x2xf32>
+// CHECK-NEXT:    %[[IS:.*]] = xla.slice %[[SORTED]]#1 [0:3, 0:2] : (tensor<3x5xi32>) -> tensor<3x2xi32>
 // CHECK-NEXT:    func.return %[[VS]], %[[IS]]
 func.func @top_k(%x: tensor<3x5xf32>) -> (tensor<3x2xf32>, tensor<3x2xi32>) {
   %v, %i = chlo.top_k(%x, k = 2) : tensor<3x5xf32> -> (tensor<3x2xf32>, tensor<3x2xi32>)
@@ -82,7 +82,7 @@ func.func @bcast(%a: tensor<3xf32>, %m: tensor<2x3xf32>) -> tensor<2x3xf32> {
 // CHECK-LABEL: func.func @scan
 // CHECK-NEXT:    %[[OUT0:.*]] = xla.constant dense<0> : tensor<4xi32>
 // CHECK-NEXT:    %[[I0:.*]] = xla.constant dense<0> : tensor<i64>
-// CHECK-NEXT:    %{{.*}}, %[[CARRY:.*]], %[[OUT:.*]] = xla.while(%[[I:.*]] = %[[I0]], %[[C:.*]] = %init, %[[O:.*]] = %[[OUT0]]) : tensor<i64>, tensor<i32>, tensor<4xi32>
+// CHECK-NEXT:    %[[LOOP:[^ ]*]]:3 = xla.while(%[[I:.*]] = %[[I0]], %[[C:.*]] = %init, %[[O:.*]] = %[[OUT0]]) : tensor<i64>, tensor<i32>, tensor<4xi32>
 // CHECK:           xla.compare LT, %[[I]]
 // CHECK:         } do {
 // CHECK:           %[[PIECE:.*]] = xla.dynamic_slice %x, %[[I]], sizes = [1] : (tensor<4xi32>, tensor<i64>) -> tensor<1xi32>
@@ -92,7 +92,7 @@ func.func @bcast(%a: tensor<3xf32>, %m: tensor<2x3xf32>) -> tensor<2x3xf32> {
 // CHECK-NEXT:      %[[NEW:.*]] = xla.dynamic_update_slice %[[O]], %[[UPD]], %[[I]]
 // CHECK:           %[[NEXT:.*]] = xla.add %[[I]], %{{.*}} : tensor<i64>
 // CHECK-NEXT:      xla.return %[[NEXT]], %[[SUM]], %[[NEW]] : tensor<i64>, tensor<i32>, tensor<4xi32>
-// CHECK:         func.return %[[OUT]], %[[CARRY]] : tensor<4xi32>, tensor<i32>
+// CHECK:         func.return %[[LOOP]]#2, %[[LOOP]]#1 : tensor<4xi32>, tensor<i32>
 func.func @scan(%x: tensor<4xi32>, %init: tensor<i32>) -> (tensor<4xi32>, tensor<i32>) {
   %0:2 = chlo.scan(%x) inits(%init) dimension=0 {
   ^bb0(%a: tensor<i32>, %c: tensor<i32>):

@@ -4,7 +4,7 @@
 // Each LAPACK custom call becomes a call of a private function named after the
 // target, the operand types and the options (Shardy's rule goes with the call).
 // CHECK-LABEL: func.func @chol
-// CHECK-NEXT:    %0, %1 = func.call @lapack_spotrf_ffi_2x3x3xf32_uploL(%a) : (tensor<2x3x3xf32>) -> (tensor<2x3x3xf32>, tensor<2xi32>)
+// CHECK-NEXT:    %0:2 = func.call @lapack_spotrf_ffi_2x3x3xf32_uploL(%a) : (tensor<2x3x3xf32>) -> (tensor<2x3x3xf32>, tensor<2xi32>)
 // CHECK-NOT:     custom_call
 func.func @chol(%a: tensor<2x3x3xf32>) -> (tensor<2x3x3xf32>, tensor<2xi32>) {
   %0:2 = stablehlo.custom_call @lapack_spotrf_ffi(%a) {mhlo.backend_config = {uplo = 76 : ui8}, mhlo.frontend_attributes = {num_batch_dims = "1"}, api_version = 4 : i32, sdy.sharding_rule = #sdy.op_sharding_rule<([i, j, k])->([i, l, m], [i]) {i=2, j=3, k=3, l=3, m=3}, custom>} : (tensor<2x3x3xf32>) -> (tensor<2x3x3xf32>, tensor<2xi32>)
@@ -13,9 +13,9 @@ func.func @chol(%a: tensor<2x3x3xf32>) -> (tensor<2x3x3xf32>, tensor<2xi32>) {
 
 // Two calls of one target on one type share one function.
 // CHECK-LABEL: func.func @lu
-// CHECK-NEXT:    %0, %1, %2 = func.call @lapack_dgetrf_ffi_4x4xf64(%a)
-// CHECK-NEXT:    %3, %4, %5 = func.call @lapack_dgetrf_ffi_4x4xf64(%a)
-// CHECK-NEXT:    func.return %3, %1, %2
+// CHECK-NEXT:    %0:3 = func.call @lapack_dgetrf_ffi_4x4xf64(%a)
+// CHECK-NEXT:    %1:3 = func.call @lapack_dgetrf_ffi_4x4xf64(%a)
+// CHECK-NEXT:    func.return %1#0, %0#1, %0#2
 func.func @lu(%a: tensor<4x4xf64>) -> (tensor<4x4xf64>, tensor<4xi32>, tensor<i32>) {
   %0:3 = stablehlo.custom_call @lapack_dgetrf_ffi(%a) {mhlo.backend_config = {}, api_version = 4 : i32} : (tensor<4x4xf64>) -> (tensor<4x4xf64>, tensor<4xi32>, tensor<i32>)
   %1:3 = stablehlo.custom_call @lapack_dgetrf_ffi(%a) {mhlo.backend_config = {}, api_version = 4 : i32} : (tensor<4x4xf64>) -> (tensor<4x4xf64>, tensor<4xi32>, tensor<i32>)

@@ -58,7 +58,7 @@ func.func @fold_unary_float() -> (tensor<f32>, tensor<f32>, tensor<f32>, tensor<
 // CHECK-NEXT: %m1 = xla.constant dense<-1> : tensor<i32>
 // CHECK-NEXT: %2 = xla.divide %min, %m1 : tensor<i32>
 // CHECK-NEXT: %3 = xla.remainder %min, %m1 : tensor<i32>
-// CHECK-NEXT: %4 = xla.constant dense<[0x7f800000, 0xff800000]> : tensor<2xf32>
+// CHECK-NEXT: %4 = xla.constant dense<[0x7F800000, 0xFF800000]> : tensor<2xf32>
 // CHECK-NEXT: func.return %0, %1, %2, %3, %4 : tensor<4xi32>, tensor<4xi32>, tensor<i32>, tensor<i32>, tensor<2xf32>
 func.func @fold_divide_remainder() -> (tensor<4xi32>, tensor<4xi32>, tensor<i32>, tensor<i32>, tensor<2xf32>) {
   %a = xla.constant dense<[7, -7, 7, -7]> : tensor<4xi32>
@@ -294,7 +294,7 @@ func.func @clamp_and_complex(%re: tensor<2xf32>, %im: tensor<2xf32>, %z: tensor<
 // CHECK-NEXT: %0 = xla.constant dense<[44, -1, 0]> : tensor<3xi8>
 // CHECK-NEXT: %1 = xla.constant dense<[true, true, false]> : tensor<3xi1>
 // CHECK-NEXT: %2 = xla.constant dense<[2, -2]> : tensor<2xi32>
-// CHECK-NEXT: %g = xla.constant dense<[1.000000e+00, 0x7f800000]> : tensor<2xf32>
+// CHECK-NEXT: %g = xla.constant dense<[1.000000e+00, 0x7F800000]> : tensor<2xf32>
 // CHECK-NEXT: %3 = xla.convert %g : (tensor<2xf32>) -> tensor<2xi32>
 // CHECK-NEXT: %4 = xla.constant dense<0x4B800000> : tensor<f32>
 // CHECK-NEXT: %5 = xla.convert %x : (tensor<4xf16>) -> tensor<4xf64>
@@ -320,3 +320,59 @@ func.func @conversions(%x: tensor<4xf16>, %b: tensor<4xi32>) -> (tensor<3xi8>, t
   func.return %0, %1, %2, %3, %4, %5, %6, %7, %8 : tensor<3xi8>, tensor<3xi1>, tensor<2xi32>, tensor<2xi32>, tensor<f32>, tensor<4xf64>, tensor<4xi32>, tensor<2xi32>, tensor<4xf16>
 }
 
+
+// -----
+
+// chlo.erf of a constant is a constant (erf rounded once to the type, as StableHLO
+// folds it); a NaN result stays to run time, like the other float math.
+// CHECK-LABEL: func.func @fold_erf
+// CHECK-NEXT: %nan = xla.constant dense<0x7FC00000> : tensor<f32>
+// CHECK-NEXT: %0 = xla.constant dense<[-0.520499885, 0.000000e+00, 0.900003731, 1.000000e+00]> : tensor<4xf32>
+// CHECK-NEXT: %1 = xla.constant dense<0.52049987781304652> : tensor<f64>
+// CHECK-NEXT: %2 = chlo.erf %nan : tensor<f32> -> tensor<f32>
+// CHECK-NEXT: func.return %0, %1, %2 : tensor<4xf32>, tensor<f64>, tensor<f32>
+func.func @fold_erf() -> (tensor<4xf32>, tensor<f64>, tensor<f32>) {
+  %x = xla.constant dense<[-0.5, 0.0, 1.1631, 0x7F800000]> : tensor<4xf32>
+  %h = xla.constant dense<0.5> : tensor<f64>
+  %nan = xla.constant dense<0x7FC00000> : tensor<f32>
+  %0 = chlo.erf %x : tensor<4xf32> -> tensor<4xf32>
+  %1 = chlo.erf %h : tensor<f64> -> tensor<f64>
+  %2 = chlo.erf %nan : tensor<f32> -> tensor<f32>
+  func.return %0, %1, %2 : tensor<4xf32>, tensor<f64>, tensor<f32>
+}
+
+// -----
+
+// Sub-byte integers fold with the width's wrap-around (sub_byte.py); -8 / -1 in i4
+// and shifts by 4 or more stay to run time, as for wider integers.
+// CHECK-LABEL: func.func @fold_sub_byte
+// CHECK-NEXT: %a = xla.constant dense<[7, -8]> : tensor<2xi4>
+// CHECK-NEXT: %b = xla.constant dense<[1, -1]> : tensor<2xi4>
+// CHECK-NEXT: %0 = xla.constant dense<[-8, 7]> : tensor<2xi4>
+// CHECK-NEXT: %1 = xla.constant dense<[15, 6]> : tensor<2xui4>
+// CHECK-NEXT: %2 = xla.constant dense<[-1, -2]> : tensor<2xi2>
+// CHECK-NEXT: %3 = xla.divide %a, %b : tensor<2xi4>
+// CHECK-NEXT: %four = xla.constant dense<4> : tensor<2xi4>
+// CHECK-NEXT: %4 = xla.shift_left %b, %four : tensor<2xi4>
+// CHECK-NEXT: %5 = xla.constant dense<[false, true]> : tensor<2xi1>
+// CHECK-NEXT: %6 = xla.constant dense<[7, 248]> : tensor<2xui8>
+// CHECK-NEXT: %7 = xla.constant dense<[-1, 0]> : tensor<2xi4>
+// CHECK-NEXT: func.return %0, %1, %2, %3, %4, %5, %6, %7
+func.func @fold_sub_byte() -> (tensor<2xi4>, tensor<2xui4>, tensor<2xi2>, tensor<2xi4>, tensor<2xi4>, tensor<2xi1>, tensor<2xui8>, tensor<2xi4>) {
+  %a = xla.constant dense<[7, -8]> : tensor<2xi4>
+  %b = xla.constant dense<[1, -1]> : tensor<2xi4>
+  %0 = xla.add %a, %b : tensor<2xi4>
+  %u = xla.constant dense<[15, 3]> : tensor<2xui4>
+  %v = xla.constant dense<[1, 2]> : tensor<2xui4>
+  %1 = xla.multiply %u, %v : tensor<2xui4>
+  %c = xla.constant dense<[1, -2]> : tensor<2xi2>
+  %2 = xla.negate %c : tensor<2xi2>
+  %3 = xla.divide %a, %b : tensor<2xi4>
+  %four = xla.constant dense<4> : tensor<2xi4>
+  %4 = xla.shift_left %b, %four : tensor<2xi4>
+  %5 = xla.compare LT, %a, %b : (tensor<2xi4>, tensor<2xi4>) -> tensor<2xi1>
+  %6 = xla.convert %a : (tensor<2xi4>) -> tensor<2xui8>
+  %w = xla.constant dense<[255, 16]> : tensor<2xi32>
+  %7 = xla.convert %w : (tensor<2xi32>) -> tensor<2xi4>
+  func.return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<2xi4>, tensor<2xui4>, tensor<2xi2>, tensor<2xi4>, tensor<2xi4>, tensor<2xi1>, tensor<2xui8>, tensor<2xi4>
+}

@@ -63,6 +63,30 @@ func.func @whiles(%x: tensor<i64>, %v: tensor<4xf32>) -> (tensor<i64>, tensor<4x
 
 // -----
 
+// A loop-invariant value of no elements leaves the `while` as an empty constant
+// (StableHLO's while_zero_extent), not as the operand it was.
+// CHECK-LABEL: func.func @while_zero_extent
+// CHECK-NEXT: %one = xla.constant dense<1> : tensor<i32>
+// CHECK-NEXT: %n = xla.constant dense<75> : tensor<i32>
+// CHECK-NEXT: %[[E:.*]] = xla.constant dense<> : tensor<75x0xf32>
+// CHECK-NEXT: %[[R:.*]] = xla.while(%i = %x) : tensor<i32>
+// CHECK:      func.return %[[R]], %[[E]] : tensor<i32>, tensor<75x0xf32>
+func.func @while_zero_extent(%x: tensor<i32>, %e: tensor<75x0xf32>) -> (tensor<i32>, tensor<75x0xf32>) {
+  %one = xla.constant dense<1> : tensor<i32>
+  %n = xla.constant dense<75> : tensor<i32>
+  %r:2 = xla.while(%i = %x, %w = %e) : tensor<i32>, tensor<75x0xf32>
+    cond {
+    %p = xla.compare LT, %i, %n : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    xla.return %p : tensor<i1>
+  } do {
+    %s = xla.add %i, %one : tensor<i32>
+    xla.return %s, %w : tensor<i32>, tensor<75x0xf32>
+  }
+  func.return %r#0, %r#1 : tensor<i32>, tensor<75x0xf32>
+}
+
+// -----
+
 // A `while` whose condition is constantly false: a pure one is its operands; one
 // whose body has an outfeed stays (as StableHLO keeps it), its invariant value gone.
 // CHECK-LABEL: func.func @never_runs
