@@ -30,9 +30,17 @@ address directly:
   reduction's body (which `linalg-vectorize-reductions` turns into a vector
   of positions).
 
+* **unit reshapes into consumers**: a `tensor.expand_shape`/`collapse_shape` that
+  only adds or drops dimensions of size 1 (each reassociation group has at most
+  one dimension larger than 1: `mean(x, keepdims=True)` reshapes `1024` to
+  `1024x1`) is read through by its generic consumers: the map of the larger
+  shape loses (or gains as the constant 0) the unit dimensions (`"reshape"`). A
+  reshape between two generics would otherwise end `linalg-fuse-reductions`'s
+  row group there: layer norm's mean and variance then cross memory apart.
+
 A rewrite that would leave a loop of the consumer without a range (no operand
-indexing it by a plain dimension) is not made. Reshapes need no pass: they are
-`tensor.collapse_shape`/`expand_shape`, which bufferization turns into views.
+indexing it by a plain dimension) is not made. Other reshapes stay: bufferization
+turns them into views.
 The rewritten ops carry `fusion` attributes naming what was folded
 (`"broadcast"`, `"transpose"`), so decisions show in `--print-ir-after-all`.
 One walk in program order, each view visited once: linear in program size.
@@ -56,7 +64,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import FillOp, GenericOp, IndexOp, YieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
@@ -136,6 +144,67 @@ def fold_into_consumers(view: GenericOp) -> int:
             consumer.indexing_maps = old_maps
             continue
         note_fusion(consumer, kind)
+        folded += 1
+    return folded
+
+
+def _unit_reshape_groups(op: Operation) -> tuple[SSAValue, list[list[int]], list[int]] | None:
+    """For an expand/collapse_shape that only adds or drops unit dimensions: its
+    source, its reassociation groups (dimensions of the larger shape) and, per
+    group, the one dimension larger than 1 (-1: all are 1). Else None."""
+    if not isinstance(op, (tensor.ExpandShapeOp, tensor.CollapseShapeOp)):
+        return None
+    source, result = op.src, op.result
+    if not isinstance(source.type, TensorType) or not isinstance(result.type, TensorType):
+        return None
+    larger = result.type if isinstance(op, tensor.ExpandShapeOp) else source.type
+    shape = larger.get_shape()
+    if any(d < 0 for d in shape) or any(d < 0 for d in source.type.get_shape()):
+        return None
+    groups = [[int(i.value.data) for i in g.data] for g in op.reassociation.data]  # pyright: ignore
+    kept: list[int] = []
+    for g in groups:
+        big = [k for k in g if shape[k] != 1]
+        if len(big) > 1:
+            return None
+        kept.append(big[0] if big else -1)
+    return source, groups, kept
+
+
+def fold_unit_reshape(op: Operation) -> int:
+    """Make every generic reading the result of `op`, a unit reshape, read its
+    source instead; return how many operands were rewritten."""
+    found = _unit_reshape_groups(op)
+    if found is None:
+        return 0
+    source, groups, kept = found
+    expand = isinstance(op, tensor.ExpandShapeOp)
+    folded = 0
+    for use in list(op.results[0].uses):
+        consumer = use.operation
+        if not isinstance(consumer, GenericOp) or use.index >= len(consumer.inputs):
+            continue
+        old_maps = consumer.indexing_maps
+        old_map = old_maps.data[use.index].data
+        zero = AffineConstantExpr(0)
+        if expand:  # the consumer indexes the larger shape: keep each group's big dimension
+            results = tuple(old_map.results[k] if k >= 0 else zero for k in kept)
+        else:  # the consumer indexes the smaller shape: spread each index over its group
+            assert isinstance(source.type, TensorType)
+            spread: list[AffineExpr] = [zero] * source.type.get_num_dims()  # groups may be empty: rank 0
+            for i, (g, k) in enumerate(zip(groups, kept)):
+                if k >= 0:
+                    spread[k] = old_map.results[i]
+            results = tuple(spread)
+        maps = list(old_maps.data)
+        maps[use.index] = AffineMapAttr(AffineMap(old_map.num_dims, old_map.num_symbols, results))
+        consumer.indexing_maps = ArrayAttr(maps)
+        consumer.operands[use.index] = source
+        if not has_loop_ranges(consumer):
+            consumer.operands[use.index] = op.results[0]
+            consumer.indexing_maps = old_maps
+            continue
+        note_fusion(consumer, "reshape")
         folded += 1
     return folded
 
@@ -330,6 +399,11 @@ class LinalgFoldBroadcastsPass(ModulePass):
                 iota.detach()
                 iota.erase()
                 _erase_dead(init.owner)
+        for reshape in [inner for inner in op.walk() if _unit_reshape_groups(inner) is not None]:
+            fold_unit_reshape(reshape)
+            if not reshape.results[0].uses:
+                reshape.detach()
+                reshape.erase()
         views = [inner for inner in op.walk() if is_view_generic(inner)]
         for view in views:
             assert isinstance(view, GenericOp)
@@ -351,6 +425,7 @@ __all__ = [
     "fold_index_generic",
     "fold_into_consumers",
     "fold_into_producer",
+    "fold_unit_reshape",
     "is_index_generic",
     "is_view_generic",
     "note_fusion",

@@ -117,3 +117,37 @@ func.func @contractions_stay(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>, %c: t
   %2 = xla.exponential %0 : tensor<64x16xf32>
   func.return %2, %1 : tensor<64x16xf32>, tensor<64x16xf32>
 }
+
+// -----
+
+// Layer norm as JAX exports it (keepdims reshapes between the reductions and their
+// consumers): the reshapes are read through, so the mean, the centring, the variance
+// and the scaling form one group, one loop over blocks of rows.
+// CHECK-LABEL: func.func @layer_norm_keepdims
+// CHECK-NOT:   tensor.expand_shape
+// CHECK:       scf.for
+// CHECK-NOT:   scf.for
+// CHECK:       } {fusion = "rows(2): reduce, map, map, reduce, map, map"}
+// CHECK-NOT:   linalg.generic
+// CHECK:       func.return
+func.func @layer_norm_keepdims(%x: tensor<4x8xf32>, %g: tensor<8xf32>) -> tensor<4x8xf32> {
+  %zero = xla.constant dense<0.0> : tensor<f32>
+  %n = xla.constant dense<0.125> : tensor<4x1xf32>
+  %eps = xla.constant dense<1.0e-5> : tensor<4x1xf32>
+  %s = xla.reduce(%x init: %zero) applies xla.add across dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
+  %s1 = xla.reshape %s : (tensor<4xf32>) -> tensor<4x1xf32>
+  %mean = xla.multiply %s1, %n : tensor<4x1xf32>
+  %mb = xla.broadcast_in_dim %mean, dims = [0, 1] : (tensor<4x1xf32>) -> tensor<4x8xf32>
+  %d = xla.subtract %x, %mb : tensor<4x8xf32>
+  %d2 = xla.multiply %d, %d : tensor<4x8xf32>
+  %v = xla.reduce(%d2 init: %zero) applies xla.add across dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
+  %v1 = xla.reshape %v : (tensor<4xf32>) -> tensor<4x1xf32>
+  %vm = xla.multiply %v1, %n : tensor<4x1xf32>
+  %ve = xla.add %vm, %eps : tensor<4x1xf32>
+  %r = xla.rsqrt %ve : tensor<4x1xf32>
+  %rb = xla.broadcast_in_dim %r, dims = [0, 1] : (tensor<4x1xf32>) -> tensor<4x8xf32>
+  %gb = xla.broadcast_in_dim %g, dims = [1] : (tensor<8xf32>) -> tensor<4x8xf32>
+  %y = xla.multiply %d, %rb : tensor<4x8xf32>
+  %z = xla.multiply %y, %gb : tensor<4x8xf32>
+  func.return %z : tensor<4x8xf32>
+}
