@@ -30,13 +30,15 @@ address directly:
   reduction's body (which `linalg-vectorize-reductions` turns into a vector
   of positions).
 
-* **unit reshapes into consumers**: a `tensor.expand_shape`/`collapse_shape` that
-  only adds or drops dimensions of size 1 (each reassociation group has at most
-  one dimension larger than 1: `mean(x, keepdims=True)` reshapes `1024` to
-  `1024x1`) is read through by its generic consumers: the map of the larger
-  shape loses (or gains as the constant 0) the unit dimensions (`"reshape"`). A
-  reshape between two generics would otherwise end `linalg-fuse-reductions`'s
-  row group there: layer norm's mean and variance then cross memory apart.
+* **unit reshapes into consumers**: a `tensor.expand_shape`/`collapse_shape`, or
+  a chain of them, that only adds or drops dimensions of size 1 (the dimensions
+  larger than 1 are the same, in the same order: `mean(x, keepdims=True)`
+  reshapes `1024` to `1024x1`, attention's `8x256` becomes `2048` then
+  `8x256x1`) is read through by its generic consumers: the consumer's map keeps
+  its results for those dimensions and reads the source's unit dimensions at 0
+  (`"reshape"`). A reshape between two generics would otherwise end
+  `linalg-fuse-reductions`'s row group there: layer norm's mean and variance, or
+  softmax's max and sum, then cross memory apart.
 
 A rewrite that would leave a loop of the consumer without a range (no operand
 indexing it by a plain dimension) is not made. Other reshapes stay: bufferization
@@ -64,7 +66,7 @@ from xdsl.dialects.builtin import (
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import FillOp, GenericOp, IndexOp, YieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineExpr, AffineMap
+from xdsl.ir.affine import AffineConstantExpr, AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
@@ -148,37 +150,56 @@ def fold_into_consumers(view: GenericOp) -> int:
     return folded
 
 
-def _unit_reshape_groups(op: Operation) -> tuple[SSAValue, list[list[int]], list[int]] | None:
-    """For an expand/collapse_shape that only adds or drops unit dimensions: its
-    source, its reassociation groups (dimensions of the larger shape) and, per
-    group, the one dimension larger than 1 (-1: all are 1). Else None."""
-    if not isinstance(op, (tensor.ExpandShapeOp, tensor.CollapseShapeOp)):
+_RESHAPES = (tensor.ExpandShapeOp, tensor.CollapseShapeOp)
+
+
+def _static_shape(value: SSAValue) -> list[int] | None:
+    t = value.type
+    if not isinstance(t, TensorType) or any(d < 0 for d in t.get_shape()):
         return None
-    source, result = op.src, op.result
-    if not isinstance(source.type, TensorType) or not isinstance(result.type, TensorType):
+    return list(t.get_shape())
+
+
+def _non_unit(shape: list[int]) -> list[int]:
+    return [d for d in shape if d != 1]
+
+
+def unit_reshape_source(op: Operation) -> SSAValue | None:
+    """For a reshape (or the last of a chain of reshapes) whose result has the same
+    dimensions larger than 1, in the same order, as a value earlier in the chain:
+    the earliest such value. Row-major order is kept, so element `i` of each
+    non-unit dimension of one is element `i` of the same dimension of the other
+    (`8x256 -> 2048 -> 8x256x1` is `8x256` with a unit dimension added)."""
+    if not isinstance(op, _RESHAPES):
         return None
-    larger = result.type if isinstance(op, tensor.ExpandShapeOp) else source.type
-    shape = larger.get_shape()
-    if any(d < 0 for d in shape) or any(d < 0 for d in source.type.get_shape()):
+    shape = _static_shape(op.results[0])
+    if shape is None:
         return None
-    groups = [[int(i.value.data) for i in g.data] for g in op.reassociation.data]  # pyright: ignore
-    kept: list[int] = []
-    for g in groups:
-        big = [k for k in g if shape[k] != 1]
-        if len(big) > 1:
-            return None
-        kept.append(big[0] if big else -1)
-    return source, groups, kept
+    target = _non_unit(shape)
+    found: SSAValue | None = None
+    value: SSAValue = op.src
+    while True:
+        source_shape = _static_shape(value)
+        if source_shape is None:
+            break
+        if _non_unit(source_shape) == target:
+            found = value
+        owner = value.owner
+        if not isinstance(owner, _RESHAPES):
+            break
+        value = owner.src
+    return found
 
 
 def fold_unit_reshape(op: Operation) -> int:
     """Make every generic reading the result of `op`, a unit reshape, read its
-    source instead; return how many operands were rewritten."""
-    found = _unit_reshape_groups(op)
-    if found is None:
+    source (`unit_reshape_source`) instead; return how many operands were rewritten."""
+    source = unit_reshape_source(op)
+    if source is None:
         return 0
-    source, groups, kept = found
-    expand = isinstance(op, tensor.ExpandShapeOp)
+    source_shape, result_shape = _static_shape(source), _static_shape(op.results[0])
+    assert source_shape is not None and result_shape is not None
+    result_dims = [k for k, d in enumerate(result_shape) if d != 1]
     folded = 0
     for use in list(op.results[0].uses):
         consumer = use.operation
@@ -186,16 +207,8 @@ def fold_unit_reshape(op: Operation) -> int:
             continue
         old_maps = consumer.indexing_maps
         old_map = old_maps.data[use.index].data
-        zero = AffineConstantExpr(0)
-        if expand:  # the consumer indexes the larger shape: keep each group's big dimension
-            results = tuple(old_map.results[k] if k >= 0 else zero for k in kept)
-        else:  # the consumer indexes the smaller shape: spread each index over its group
-            assert isinstance(source.type, TensorType)
-            spread: list[AffineExpr] = [zero] * source.type.get_num_dims()  # groups may be empty: rank 0
-            for i, (g, k) in enumerate(zip(groups, kept)):
-                if k >= 0:
-                    spread[k] = old_map.results[i]
-            results = tuple(spread)
+        big = iter(result_dims)
+        results = tuple(old_map.results[next(big)] if d != 1 else AffineConstantExpr(0) for d in source_shape)
         maps = list(old_maps.data)
         maps[use.index] = AffineMapAttr(AffineMap(old_map.num_dims, old_map.num_symbols, results))
         consumer.indexing_maps = ArrayAttr(maps)
@@ -399,7 +412,8 @@ class LinalgFoldBroadcastsPass(ModulePass):
                 iota.detach()
                 iota.erase()
                 _erase_dead(init.owner)
-        for reshape in [inner for inner in op.walk() if _unit_reshape_groups(inner) is not None]:
+        reshapes = [inner for inner in op.walk() if isinstance(inner, _RESHAPES)]
+        for reshape in reversed(reshapes):  # the last of a chain first: its sources go after it
             fold_unit_reshape(reshape)
             if not reshape.results[0].uses:
                 reshape.detach()
@@ -429,4 +443,5 @@ __all__ = [
     "is_index_generic",
     "is_view_generic",
     "note_fusion",
+    "unit_reshape_source",
 ]

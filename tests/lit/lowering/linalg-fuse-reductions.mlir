@@ -151,3 +151,32 @@ func.func @layer_norm_keepdims(%x: tensor<4x8xf32>, %g: tensor<8xf32>) -> tensor
   %z = xla.multiply %y, %gb : tensor<4x8xf32>
   func.return %z : tensor<4x8xf32>
 }
+
+// -----
+
+// Softmax over the last axis of a 3-D tensor (attention's scores): the keepdims
+// reshapes 2x4 -> 2x4x1 lower to a collapse and an expand, a chain read through as
+// one unit reshape, so the max, the exponentials, the sum and the division form one
+// group over blocks of the leading dimension.
+// CHECK-LABEL: func.func @softmax_rank3
+// CHECK-NOT:   tensor.expand_shape
+// CHECK-NOT:   tensor.collapse_shape
+// CHECK:       scf.for
+// CHECK-NOT:   scf.for
+// CHECK:       } {fusion = "rows(1): reduce, map, reduce, map"}
+// CHECK-NOT:   linalg.generic
+// CHECK:       func.return
+func.func @softmax_rank3(%x: tensor<2x4x8xf32>) -> tensor<2x4x8xf32> {
+  %ninf = xla.constant dense<0xFF800000> : tensor<f32>
+  %zero = xla.constant dense<0.0> : tensor<f32>
+  %m = xla.reduce(%x init: %ninf) applies xla.maximum across dimensions = [2] : (tensor<2x4x8xf32>, tensor<f32>) -> tensor<2x4xf32>
+  %m1 = xla.reshape %m : (tensor<2x4xf32>) -> tensor<2x4x1xf32>
+  %mb = xla.broadcast_in_dim %m1, dims = [0, 1, 2] : (tensor<2x4x1xf32>) -> tensor<2x4x8xf32>
+  %d = xla.subtract %x, %mb : tensor<2x4x8xf32>
+  %e = xla.exponential %d : tensor<2x4x8xf32>
+  %s = xla.reduce(%e init: %zero) applies xla.add across dimensions = [2] : (tensor<2x4x8xf32>, tensor<f32>) -> tensor<2x4xf32>
+  %s1 = xla.reshape %s : (tensor<2x4xf32>) -> tensor<2x4x1xf32>
+  %sb = xla.broadcast_in_dim %s1, dims = [0, 1, 2] : (tensor<2x4x1xf32>) -> tensor<2x4x8xf32>
+  %p = xla.divide %e, %sb : tensor<2x4x8xf32>
+  func.return %p : tensor<2x4x8xf32>
+}
