@@ -157,13 +157,20 @@ func.func @layer_norm_keepdims(%x: tensor<4x8xf32>, %g: tensor<8xf32>) -> tensor
 // Softmax over the last axis of a 3-D tensor (attention's scores): the keepdims
 // reshapes 2x4 -> 2x4x1 lower to a collapse and an expand, a chain read through as
 // one unit reshape, so the max, the exponentials, the sum and the division form one
-// group over blocks of the leading dimension.
+// group. A row (4x8) is larger than a tile (16 elements): each iteration of the
+// row loop runs a loop over blocks of 2 of the second dimension, whose slices are
+// 1x2x8 (attention's 8x256x256 scores go by 1x4x256, not by whole heads).
 // CHECK-LABEL: func.func @softmax_rank3
 // CHECK-NOT:   tensor.expand_shape
 // CHECK-NOT:   tensor.collapse_shape
-// CHECK:       scf.for
-// CHECK-NOT:   scf.for
-// CHECK:       } {fusion = "rows(1): reduce, map, reduce, map"}
+// CHECK:       scf.for %[[I:.*]] = {{.*}} iter_args(%[[A:.*]] = %{{.*}}) -> (tensor<2x4x8xf32>) {
+// CHECK-NEXT:    %[[R:.*]] = scf.for %[[J:.*]] = {{.*}} iter_args(%[[B:.*]] = %[[A]]) -> (tensor<2x4x8xf32>) {
+// CHECK-NEXT:      tensor.extract_slice %x[%[[I]], %[[J]], 0] [1, 2, 8] [1, 1, 1] : tensor<2x4x8xf32> to tensor<1x2x8xf32>
+// CHECK:           tensor.insert_slice %{{.*}} into %[[B]][%[[I]], %[[J]], 0] [1, 2, 8] [1, 1, 1]
+// CHECK-NEXT:      scf.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    scf.yield %[[R]]
+// CHECK-NEXT:  } {fusion = "rows(1x2): reduce, map, reduce, map"}
 // CHECK-NOT:   linalg.generic
 // CHECK:       func.return
 func.func @softmax_rank3(%x: tensor<2x4x8xf32>) -> tensor<2x4x8xf32> {
