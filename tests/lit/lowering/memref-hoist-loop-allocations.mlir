@@ -35,8 +35,8 @@ func.func @per_iteration(%x: f32, %out: memref<4xf32>) {
 // -----
 
 // Left in place: a dynamic size, a buffer the loop yields, no dealloc in the body.
-// In the body of an scf.parallel (its iterations may run at once) a small temporary
-// becomes a scratch alloca, which convert-parallel-loops-to-calls makes once per chunk.
+// In the body of an scf.parallel (its iterations may run at once) the temporary stays
+// unless the loop is a row-fusion loop (next case).
 // CHECK-LABEL: func.func @kept
 // CHECK:       scf.for
 // CHECK-NEXT:    memref.alloc(%{{.*}}) : memref<?xf32>
@@ -47,8 +47,8 @@ func.func @per_iteration(%x: f32, %out: memref<4xf32>) {
 // CHECK-NEXT:    memref.alloc() : memref<2xf32>
 // CHECK:       "scf.parallel"
 // CHECK-NEXT:  ^{{.*}}(%{{.*}}: index):
-// CHECK-NEXT:    memref.alloca() : memref<3xf32>
-// CHECK-NEXT:    scf.reduce
+// CHECK-NEXT:    memref.alloc() : memref<3xf32>
+// CHECK-NEXT:    memref.dealloc
 func.func @kept(%n: index, %b: memref<8xf32>) -> memref<8xf32> {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
@@ -75,6 +75,8 @@ func.func @kept(%n: index, %b: memref<8xf32>) -> memref<8xf32> {
 
 // -----
 
+// In a row-fusion loop made parallel, small temporaries become scratch allocas, which
+// convert-parallel-loops-to-calls makes once per chunk of rows (per thread).
 // Scratch only within limits: a temporary of at most 64 KiB, at most 256 KiB per
 // body (the fifth 64 KiB buffer stays on the heap), none of a dynamic size, none
 // without its dealloc in the body; alignment and layout are kept.
@@ -113,6 +115,6 @@ func.func @scratch_limits(%n: index) {
     memref.dealloc %big : memref<32768xf32>
     memref.dealloc %dyn : memref<?xf32>
     scf.reduce
-  }) : (index, index, index) -> ()
+  }) {fusion = "rows(1): reduce, map"} : (index, index, index) -> ()
   func.return
 }
