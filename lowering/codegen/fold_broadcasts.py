@@ -164,6 +164,14 @@ def _non_unit(shape: list[int]) -> list[int]:
     return [d for d in shape if d != 1]
 
 
+def _contraction_like(op: GenericOp) -> bool:
+    """A reduction reading an operand that not every loop indexes (a matmul)."""
+    if not any(it.data == IteratorType.REDUCTION for it in op.iterator_types.data):
+        return False
+    n = len(op.iterator_types.data)
+    return any(len(m.data.used_dims()) != n for m in op.indexing_maps.data[: len(op.inputs)])
+
+
 def unit_reshape_source(op: Operation) -> SSAValue | None:
     """For a reshape (or the last of a chain of reshapes) whose result has the same
     dimensions larger than 1, in the same order, as a value earlier in the chain:
@@ -204,6 +212,8 @@ def fold_unit_reshape(op: Operation) -> int:
     for use in list(op.results[0].uses):
         consumer = use.operation
         if not isinstance(consumer, GenericOp) or use.index >= len(consumer.inputs):
+            continue
+        if _contraction_like(consumer):  # its code generator matches the maps it has
             continue
         old_maps = consumer.indexing_maps
         old_map = old_maps.data[use.index].data

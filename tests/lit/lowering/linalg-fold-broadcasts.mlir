@@ -153,3 +153,17 @@ func.func @merging_reshape_kept(%x: tensor<4x2xf32>, %y: tensor<8xf32>) -> tenso
   %0 = xla.add %r, %y : tensor<8xf32>
   func.return %0 : tensor<8xf32>
 }
+
+// -----
+
+// A contraction keeps reading the reshape: the contraction code generator matches
+// the maps it was built with.
+// CHECK-LABEL: func.func @unit_reshape_into_contraction_kept
+// CHECK:       %[[R:.*]] = tensor.expand_shape %v
+// CHECK:       linalg.generic {{.*}} ins(%[[R]], %w : tensor<1x512xf32>, tensor<512x64xf32>)
+// CHECK-NOT:   fusion = "reshape"
+func.func @unit_reshape_into_contraction_kept(%v: tensor<512xf32>, %w: tensor<512x64xf32>) -> tensor<1x64xf32> {
+  %r = xla.reshape %v : (tensor<512xf32>) -> tensor<1x512xf32>
+  %0 = xla.dot_general %r, %w, contracting_dims = [1] x [0] : (tensor<1x512xf32>, tensor<512x64xf32>) -> tensor<1x64xf32>
+  func.return %0 : tensor<1x64xf32>
+}
