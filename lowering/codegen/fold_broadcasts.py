@@ -30,9 +30,19 @@ address directly:
   reduction's body (which `linalg-vectorize-reductions` turns into a vector
   of positions).
 
+* **unit reshapes into consumers**: a `tensor.expand_shape`/`collapse_shape`, or
+  a chain of them, that only adds or drops dimensions of size 1 (the dimensions
+  larger than 1 are the same, in the same order: `mean(x, keepdims=True)`
+  reshapes `1024` to `1024x1`, attention's `8x256` becomes `2048` then
+  `8x256x1`) is read through by its generic consumers: the consumer's map keeps
+  its results for those dimensions and reads the source's unit dimensions at 0
+  (`"reshape"`). A reshape between two generics would otherwise end
+  `linalg-fuse-reductions`'s row group there: layer norm's mean and variance, or
+  softmax's max and sum, then cross memory apart.
+
 A rewrite that would leave a loop of the consumer without a range (no operand
-indexing it by a plain dimension) is not made. Reshapes need no pass: they are
-`tensor.collapse_shape`/`expand_shape`, which bufferization turns into views.
+indexing it by a plain dimension) is not made. Other reshapes stay: bufferization
+turns them into views.
 The rewritten ops carry `fusion` attributes naming what was folded
 (`"broadcast"`, `"transpose"`), so decisions show in `--print-ir-after-all`.
 One walk in program order, each view visited once: linear in program size.
@@ -136,6 +146,88 @@ def fold_into_consumers(view: GenericOp) -> int:
             consumer.indexing_maps = old_maps
             continue
         note_fusion(consumer, kind)
+        folded += 1
+    return folded
+
+
+_RESHAPES = (tensor.ExpandShapeOp, tensor.CollapseShapeOp)
+
+
+def _static_shape(value: SSAValue) -> list[int] | None:
+    t = value.type
+    if not isinstance(t, TensorType) or any(d < 0 for d in t.get_shape()):
+        return None
+    return list(t.get_shape())
+
+
+def _non_unit(shape: list[int]) -> list[int]:
+    return [d for d in shape if d != 1]
+
+
+def _contraction_like(op: GenericOp) -> bool:
+    """A reduction reading an operand that not every loop indexes (a matmul)."""
+    if not any(it.data == IteratorType.REDUCTION for it in op.iterator_types.data):
+        return False
+    n = len(op.iterator_types.data)
+    return any(len(m.data.used_dims()) != n for m in op.indexing_maps.data[: len(op.inputs)])
+
+
+def unit_reshape_source(op: Operation) -> SSAValue | None:
+    """For a reshape (or the last of a chain of reshapes) whose result has the same
+    dimensions larger than 1, in the same order, as a value earlier in the chain:
+    the earliest such value. Row-major order is kept, so element `i` of each
+    non-unit dimension of one is element `i` of the same dimension of the other
+    (`8x256 -> 2048 -> 8x256x1` is `8x256` with a unit dimension added)."""
+    if not isinstance(op, _RESHAPES):
+        return None
+    shape = _static_shape(op.results[0])
+    if shape is None:
+        return None
+    target = _non_unit(shape)
+    found: SSAValue | None = None
+    value: SSAValue = op.src
+    while True:
+        source_shape = _static_shape(value)
+        if source_shape is None:
+            break
+        if _non_unit(source_shape) == target:
+            found = value
+        owner = value.owner
+        if not isinstance(owner, _RESHAPES):
+            break
+        value = owner.src
+    return found
+
+
+def fold_unit_reshape(op: Operation) -> int:
+    """Make every generic reading the result of `op`, a unit reshape, read its
+    source (`unit_reshape_source`) instead; return how many operands were rewritten."""
+    source = unit_reshape_source(op)
+    if source is None:
+        return 0
+    source_shape, result_shape = _static_shape(source), _static_shape(op.results[0])
+    assert source_shape is not None and result_shape is not None
+    result_dims = [k for k, d in enumerate(result_shape) if d != 1]
+    folded = 0
+    for use in list(op.results[0].uses):
+        consumer = use.operation
+        if not isinstance(consumer, GenericOp) or use.index >= len(consumer.inputs):
+            continue
+        if _contraction_like(consumer):  # its code generator matches the maps it has
+            continue
+        old_maps = consumer.indexing_maps
+        old_map = old_maps.data[use.index].data
+        big = iter(result_dims)
+        results = tuple(old_map.results[next(big)] if d != 1 else AffineConstantExpr(0) for d in source_shape)
+        maps = list(old_maps.data)
+        maps[use.index] = AffineMapAttr(AffineMap(old_map.num_dims, old_map.num_symbols, results))
+        consumer.indexing_maps = ArrayAttr(maps)
+        consumer.operands[use.index] = source
+        if not has_loop_ranges(consumer):
+            consumer.operands[use.index] = op.results[0]
+            consumer.indexing_maps = old_maps
+            continue
+        note_fusion(consumer, "reshape")
         folded += 1
     return folded
 
@@ -330,6 +422,12 @@ class LinalgFoldBroadcastsPass(ModulePass):
                 iota.detach()
                 iota.erase()
                 _erase_dead(init.owner)
+        reshapes = [inner for inner in op.walk() if isinstance(inner, _RESHAPES)]
+        for reshape in reversed(reshapes):  # the last of a chain first: its sources go after it
+            fold_unit_reshape(reshape)
+            if not reshape.results[0].uses:
+                reshape.detach()
+                reshape.erase()
         views = [inner for inner in op.walk() if is_view_generic(inner)]
         for view in views:
             assert isinstance(view, GenericOp)
@@ -351,7 +449,9 @@ __all__ = [
     "fold_index_generic",
     "fold_into_consumers",
     "fold_into_producer",
+    "fold_unit_reshape",
     "is_index_generic",
     "is_view_generic",
     "note_fusion",
+    "unit_reshape_source",
 ]

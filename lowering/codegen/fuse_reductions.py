@@ -27,7 +27,11 @@ its input from memory once and writes its result once. `B` is the largest
 divisor of the row count with `B * (elements per row) <= tile_elements` (a pass
 option, default 1024: 4 KB of f32 per temporary, which measured best for
 softmax over 1024-element rows); a group that would be a
-single block is left alone.
+single block is left alone. When one row is larger than a tile and every member's
+second loop is parallel and indexed right after the rows wherever the rows are
+(attention's softmax over `heads x queries x keys`), each row runs an inner
+`scf.for` over blocks of `B1` of that second dimension (`fusion = "rows(1xB1):
+..."`): the temporaries are `1 x B1 x 256` slices, not whole 256 KB heads.
 
 Groups form in one walk of each block in program order (linear in program
 size): a generic joins the open groups whose members produce its row-indexed
@@ -384,48 +388,50 @@ def _index_constant(value: int) -> arith.ConstantOp:
     return arith.ConstantOp(IntegerAttr(value, IndexType()))
 
 
-def _slice_props(shape: Sequence[int], rows: int) -> dict[str, DenseArrayBase]:
-    rank = len(shape)
+def _slice_props(shape: Sequence[int], lead: Sequence[int]) -> dict[str, DenseArrayBase]:
+    """A slice whose leading `len(lead)` dimensions are blocks of `lead` at dynamic
+    offsets and whose other dimensions are whole."""
+    rank, k = len(shape), len(lead)
     return {
-        "static_offsets": DenseArrayBase.from_list(i64, [DYNAMIC] + [0] * (rank - 1)),
-        "static_sizes": DenseArrayBase.from_list(i64, [rows, *shape[1:]]),
+        "static_offsets": DenseArrayBase.from_list(i64, [DYNAMIC] * k + [0] * (rank - k)),
+        "static_sizes": DenseArrayBase.from_list(i64, [*lead, *shape[k:]]),
         "static_strides": DenseArrayBase.from_list(i64, [1] * rank),
     }
 
 
-def _tile_type(t: TensorType, rows: int) -> TensorType:
+def _tile_type(t: TensorType, lead: Sequence[int]) -> TensorType:
     shape = t.get_shape()
-    return TensorType(t.element_type, [rows, *shape[1:]])
+    return TensorType(t.element_type, [*lead, *shape[len(lead) :]])
 
 
-def extract_rows(source: SSAValue, offset: SSAValue, rows: int) -> tensor.ExtractSliceOp:
+def extract_rows(source: SSAValue, offsets: Sequence[SSAValue], lead: Sequence[int]) -> tensor.ExtractSliceOp:
     t = source.type
     assert isinstance(t, TensorType)
     return tensor.ExtractSliceOp.build(
-        operands=[source, [offset], [], []],
-        result_types=[_tile_type(t, rows)],  # pyright: ignore[reportUnknownArgumentType]
-        properties=_slice_props(t.get_shape(), rows),  # pyright: ignore[reportUnknownArgumentType]
+        operands=[source, list(offsets), [], []],
+        result_types=[_tile_type(t, lead)],  # pyright: ignore[reportUnknownArgumentType]
+        properties=_slice_props(t.get_shape(), lead),  # pyright: ignore[reportUnknownArgumentType]
     )
 
 
 def insert_rows(
-    source: SSAValue, dest: SSAValue, offset: SSAValue, rows: int
+    source: SSAValue, dest: SSAValue, offsets: Sequence[SSAValue], lead: Sequence[int]
 ) -> tensor.InsertSliceOp:
     t = dest.type
     assert isinstance(t, TensorType)
     return tensor.InsertSliceOp.build(
-        operands=[source, dest, [offset], [], []],
+        operands=[source, dest, list(offsets), [], []],
         result_types=[t],
-        properties=_slice_props(t.get_shape(), rows),  # pyright: ignore[reportUnknownArgumentType]
+        properties=_slice_props(t.get_shape(), lead),  # pyright: ignore[reportUnknownArgumentType]
     )
 
 
-def _tile_init(init: SSAValue, offset: SSAValue, rows: int, body: Block) -> SSAValue:
+def _tile_init(init: SSAValue, offsets: Sequence[SSAValue], lead: Sequence[int], body: Block) -> SSAValue:
     """A block-sized init inside the loop body, made as `init` is when it is a fill of
     an empty tensor or an empty tensor, else a slice of it."""
     t = init.type
     assert isinstance(t, TensorType)
-    tile = _tile_type(t, rows)  # pyright: ignore[reportUnknownArgumentType]
+    tile = _tile_type(t, lead)  # pyright: ignore[reportUnknownArgumentType]
     owner = init.owner
     if isinstance(owner, tensor.EmptyOp):
         empty = tensor.EmptyOp([], tile)
@@ -440,7 +446,7 @@ def _tile_init(init: SSAValue, offset: SSAValue, rows: int, body: Block) -> SSAV
         fill = FillOp([owner.inputs[0]], [empty.tensor], [tile])
         body.add_ops([empty, fill])
         return fill.results[0]
-    sliced = extract_rows(init, offset, rows)
+    sliced = extract_rows(init, offsets, lead)
     body.add_op(sliced)
     return sliced.result
 
@@ -455,8 +461,10 @@ def _erase_dead(value: SSAValue) -> None:
             _erase_dead(v)
 
 
-def tile_group(group: RowGroup, rows_per_block: int) -> scf.ForOp:
-    """Replace the members of `group` by one `scf.for` over blocks of rows."""
+def tile_group(group: RowGroup, lead: Sequence[int], inner_rows: int = 0) -> scf.ForOp:
+    """Replace the members of `group` by one `scf.for` over blocks of rows (`lead`
+    = `[B]`), or, with `lead = [1, B1]`, a loop over the rows holding one over
+    blocks of `B1` of the second dimension (`inner_rows` iterations of it)."""
     members = group.members
     last = members[-1]
     block = last.parent_block()
@@ -473,12 +481,15 @@ def tile_group(group: RowGroup, rows_per_block: int) -> scf.ForOp:
         empty = tensor.EmptyOp([], r.type)
         outside.append(empty)
         inits.append(empty.tensor)
-    lb, ub, step = _index_constant(0), _index_constant(group.rows), _index_constant(rows_per_block)
-    outside += [lb, ub, step]
+    bounds = [(_index_constant(0), _index_constant(group.rows), _index_constant(lead[0]))]
+    if len(lead) == 2:
+        bounds.append((_index_constant(0), _index_constant(inner_rows), _index_constant(lead[1])))
+    outside += [c for triple in bounds for c in triple]
     block.insert_ops_before(outside, members[0])
 
-    body = Block(arg_types=[IndexType(), *(v.type for v in inits)])
-    offset = body.args[0]
+    blocks = [Block(arg_types=[IndexType(), *(v.type for v in inits)]) for _ in bounds]
+    body = blocks[-1]
+    offsets = [b.args[0] for b in blocks]
     carried = dict(zip(escaping, body.args[1:]))
     tiles: dict[SSAValue, SSAValue] = {}
     slices: dict[SSAValue, SSAValue] = {}
@@ -492,13 +503,13 @@ def tile_group(group: RowGroup, rows_per_block: int) -> scf.ForOp:
                 new_inputs.append(tiles[v])
             elif _row_position(mp) == "row":
                 if v not in slices:
-                    sliced = extract_rows(v, offset, rows_per_block)
+                    sliced = extract_rows(v, offsets, lead)
                     body.add_op(sliced)
                     slices[v] = sliced.result
                 new_inputs.append(slices[v])
             else:
                 new_inputs.append(v)
-        new_outputs = [_tile_init(init, offset, rows_per_block, body) for init in m.outputs]
+        new_outputs = [_tile_init(init, offsets, lead, body) for init in m.outputs]
         old_inits.extend(m.outputs)
         tiled = GenericOp(
             new_inputs,
@@ -520,12 +531,17 @@ def tile_group(group: RowGroup, rows_per_block: int) -> scf.ForOp:
         tiles.update(zip(m.results, tiled.results))
     yielded: list[SSAValue] = []
     for r in escaping:
-        ins = insert_rows(tiles[r], carried[r], offset, rows_per_block)
+        ins = insert_rows(tiles[r], carried[r], offsets, lead)
         body.add_op(ins)
         yielded.append(ins.result)
     body.add_op(scf.YieldOp(*yielded))
-    loop = scf.ForOp(lb, ub, step, inits, body)
-    loop.attributes["fusion"] = tensor_fusion_note(kinds, rows_per_block)
+    if len(blocks) == 2:  # the inner loop carries the outer one's tensors
+        lb, ub, step = bounds[1]
+        inner = scf.ForOp(lb, ub, step, list(blocks[0].args[1:]), body)
+        blocks[0].add_ops([inner, scf.YieldOp(*inner.results)])
+    lb, ub, step = bounds[0]
+    loop = scf.ForOp(lb, ub, step, inits, blocks[0])
+    loop.attributes["fusion"] = tensor_fusion_note(kinds, lead)
     block.insert_op_after(loop, last)
     for r, new in zip(escaping, loop.results):
         r.replace_all_uses_with(new)
@@ -539,21 +555,58 @@ def tile_group(group: RowGroup, rows_per_block: int) -> scf.ForOp:
     return loop
 
 
-def tensor_fusion_note(kinds: Sequence[str], rows_per_block: int):  # pyright: ignore[reportUnknownParameterType]
+def tensor_fusion_note(kinds: Sequence[str], lead: Sequence[int]):  # pyright: ignore[reportUnknownParameterType]
     from xdsl.dialects.builtin import StringAttr
 
-    return StringAttr(f"rows({rows_per_block}): " + ", ".join(kinds))
+    return StringAttr(f"rows({'x'.join(str(b) for b in lead)}): " + ", ".join(kinds))
+
+
+def _second_rows(op: GenericOp) -> int | None:
+    """The size of `op`'s second loop if it can be blocked inside the row loop: a
+    parallel loop that every operand indexing the rows indexes right after them (in
+    its second position only), and no other operand indexes."""
+    if len(op.iterator_types.data) < 3 or op.iterator_types.data[1].data != IteratorType.PARALLEL:
+        return None
+    if any(isinstance(o, IndexOp) and o.dim.value.data == 1 for o in op.body.walk()):
+        return None
+    for m in (a.data for a in op.indexing_maps.data):
+        uses = [i for i, e in enumerate(m.results) if 1 in e.used_dims()]
+        if _row_position(m) == "row":
+            second = m.results[1] if len(m.results) > 1 else None
+            if uses != [1] or not (isinstance(second, AffineDimExpr) and second.position == 1):
+                return None
+        elif uses:
+            return None
+    sizes = loop_sizes(op)
+    return sizes[1] if sizes is not None else None
+
+
+def block_shape(group: RowGroup, tile_elements: int) -> tuple[list[int], int]:
+    """The block of the leading dimensions each iteration computes: `[B]` rows, or,
+    when one row is larger than `tile_elements` and every member has the same
+    second loop that can be blocked (attention's softmax over heads x queries x
+    keys), `[1, B1]`; and the second loop's size (0: not blocked)."""
+    per_row = max(_inner_elements(m) for m in group.members)
+    b = block_rows(group.rows, per_row, tile_elements)
+    if b > 1 or per_row <= tile_elements:
+        return [b], 0
+    seconds = {_second_rows(m) for m in group.members}
+    if len(seconds) != 1:
+        return [b], 0
+    second = seconds.pop()
+    if second is None or second < 2:
+        return [b], 0
+    return [1, block_rows(second, per_row // second, tile_elements)], second
 
 
 def fuse_rows(block: Block, tile_elements: int) -> int:
     """Row-fuse the groups of `block`; return how many loops were made."""
     made = 0
     for g in find_row_groups(block):
-        per_row = max(_inner_elements(m) for m in g.members)
-        b = block_rows(g.rows, per_row, tile_elements)
-        if b >= g.rows:
+        lead, second = block_shape(g, tile_elements)
+        if lead[0] >= g.rows and (len(lead) == 1 or lead[1] >= second):
             continue
-        tile_group(g, b)
+        tile_group(g, lead, second)
         made += 1
     return made
 

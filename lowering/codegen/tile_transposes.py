@@ -11,7 +11,12 @@ loops over `T x T` tiles of the two dimensions involved (the innermost one,
 `v`, and the one the transposed operand has minor, `t`). Per tile, each
 transposed operand's tile is read row by row (contiguously) into a `T x T`
 buffer in transposed order, then the same generic runs on `memref.subview`s of
-the other operands and on the buffer, now read in order. `T` is 8 (`TILE`), and
+the other operands and on the buffer, now read in order. A 2-D generic of
+vectorizable elements (not `i1`, not complex) with an `arith`/`math` body needs no
+buffer: the tile's rows are loaded as vectors and transposed in registers by
+shuffles, and the body runs on vectors of `T` lanes, a tile row at a time (`x.T + y`
+on 1024x1024 f32: 1.37 ms to 0.97; through the buffer, its scalar stores stalled
+the vector loads that read it back). `T` is 8 (`TILE`), and
 must divide both extents (no remainder tiles); the loop over tile rows
 is an `scf.parallel` (each thread its own buffer) when `t` is the outermost
 dimension with more than one iteration.
@@ -28,14 +33,20 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import memref, scf
+from xdsl.dialects import memref, scf, vector
 from xdsl.dialects.builtin import (
     AffineMapAttr,
     ArrayAttr,
+    DenseArrayBase,
+    Float32Type,
+    Float64Type,
+    IntegerType,
     MemRefType,
     ModuleOp,
     StridedLayoutAttr,
     StringAttr,
+    VectorType,
+    i64,
 )
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp, YieldOp
@@ -46,6 +57,7 @@ from xdsl.rewriter import Rewriter
 
 from lowering.codegen.emitter import INDEX, Emitter
 from lowering.codegen.fuse_reductions import DYNAMIC
+from lowering.codegen.vectorize_reductions import BodyCloner
 from lowering.to_llvm.common import memref_strides
 
 TILE = 8
@@ -153,6 +165,87 @@ def _copy_transposed(em: Emitter, source: SSAValue, buffer: SSAValue) -> None:
     )
 
 
+def _vector_element(t: MemRefType) -> bool:
+    """Whether tiles of `t`'s elements transpose in registers: f32, f64 and integers
+    of 8 to 64 bits (not `i1`, complex, or the narrow floats, whose arithmetic
+    `arith-emulate-unsupported-floats` lowers on scalars only)."""
+    element = t.get_element_type()
+    if isinstance(element, (Float32Type, Float64Type)):
+        return True
+    return isinstance(element, IntegerType) and element.bitwidth in (8, 16, 32, 64)
+
+
+def _transposed_rows(em: Emitter, source: SSAValue, tile: int) -> list[SSAValue]:
+    """The columns of the `tile x tile` view `source` as vectors: its rows loaded
+    as vectors, transposed by `log2(tile)` rounds of two-vector shuffles (row `i`
+    and row `i + tile/2` interleaved, their first halves into row `2i`, their
+    second into row `2i + 1`: after the last round row `k` holds column `k`)."""
+    t = source.type
+    assert isinstance(t, MemRefType)
+    vt = VectorType(t.get_element_type(), [tile])
+    zero = em.index(0)
+    rows = [em.value(vector.LoadOp(source, [em.index(a), zero], vt)) for a in range(tile)]
+    half = tile // 2
+    low = DenseArrayBase.from_list(i64, [x for p in range(half) for x in (p, tile + p)])
+    high = DenseArrayBase.from_list(i64, [x for p in range(half, tile) for x in (p, tile + p)])
+    for _ in range(tile.bit_length() - 1):
+        mixed: list[SSAValue] = []
+        for i in range(half):
+            a, b = rows[i], rows[i + half]
+            mixed.append(em.value(vector.ShuffleOp(a, b, low, result_type=vt)))
+            mixed.append(em.value(vector.ShuffleOp(a, b, high, result_type=vt)))
+        rows = mixed
+    return rows
+
+
+def _in_registers(op: GenericOp, plan: TransposeTiling) -> bool:
+    """Whether a tile of `op` is computed in vector registers: a 2-D generic whose
+    operands are vectorizable element types and whose body is `arith`/`math`."""
+    if len(plan.sizes) != 2:
+        return False
+    if not all(isinstance(v.type, MemRefType) and _vector_element(v.type) for v in op.operands):
+        return False
+    return all(
+        isinstance(o, YieldOp) or o.name.startswith(("arith.", "math.")) for o in op.body.block.ops
+    )
+
+
+def _vector_tile(em: Emitter, op: GenericOp, plan: TransposeTiling, views: list[SSAValue]) -> None:
+    """One tile of `op` in vector registers, a row (`t` fixed) at a time along `v`:
+    the transposed operands' columns come from `_transposed_rows`, in-order
+    operands are loaded as vectors, operands indexed by `t` alone as scalars,
+    and the body is cloned on vectors of `tile` lanes. Through a buffer instead,
+    the tile's scalar stores stall the vector loads that read it back (store
+    forwarding fails), and LLVM vectorizes the copy with gathers."""
+    tile, n_in = plan.tile, len(op.inputs)
+    dims = [_dims(m.data) or [] for m in op.indexing_maps.data]
+    columns = {k: _transposed_rows(em, views[k], tile) for k in plan.transposed}
+    zero = em.index(0)
+    cloner = BodyCloner(op, plan.v)
+    for i in range(tile):
+        row = em.index(i)
+        args: list[SSAValue] = []
+        for k, (view, d) in enumerate(zip(views, dims)):
+            element = view.type.get_element_type()  # pyright: ignore[reportAttributeAccessIssue]
+            vt = VectorType(element, [tile])
+            if k in columns:
+                args.append(columns[k][i])
+            elif k >= n_in and not op.body.block.args[k].uses:
+                args.append(args[0])  # an output the body does not read: not loaded
+            elif d == [plan.t, plan.v]:
+                args.append(em.value(vector.LoadOp(view, [row, zero], vt)))
+            elif d == [plan.v]:
+                args.append(em.value(vector.LoadOp(view, [zero], vt)))
+            else:  # [t] or []: a scalar the cloner broadcasts
+                args.append(em.value(memref.LoadOp.get(view, [row] if d else [])))
+        results = cloner.emit(em, args, [0, 0], tile)
+        for value, view in zip(results, views[n_in:]):
+            element = view.type.get_element_type()  # pyright: ignore[reportAttributeAccessIssue]
+            if not isinstance(value.type, VectorType):
+                value = em.value(vector.BroadcastOp(value, VectorType(element, [tile])))
+            em.add(vector.StoreOp(value, view, [row, zero]))
+
+
 def tile_transpose(op: GenericOp, plan: TransposeTiling) -> None:
     """Replace `op` by its loops over tiles."""
     em = Emitter()
@@ -161,9 +254,11 @@ def tile_transpose(op: GenericOp, plan: TransposeTiling) -> None:
     outer_t = next(d for d, s in enumerate(plan.sizes) if s > 1) == plan.t
     n = len(plan.sizes)
 
+    registers = _in_registers(op, plan)
+
     def with_buffers(inner: Emitter, body: Callable[[Emitter, list[SSAValue]], None]) -> None:
         buffers = []
-        for k in plan.transposed:
+        for k in () if registers else plan.transposed:
             t = op.operands[k].type
             assert isinstance(t, MemRefType)
             buffers.append(inner.value(memref.AllocOp([], [], MemRefType(t.get_element_type(), [plan.tile] * 2))))
@@ -172,6 +267,10 @@ def tile_transpose(op: GenericOp, plan: TransposeTiling) -> None:
             inner.add(memref.DeallocOp.get(b))
 
     def tile_body(inner: Emitter, ivs: dict[int, SSAValue], buffers: list[SSAValue]) -> None:
+        if registers:
+            views = [_subview(inner, value, d, plan, ivs) for value, d in zip(op.operands, dims)]
+            _vector_tile(inner, op, plan, views)
+            return
         operands: list[SSAValue] = []
         new_maps = list(op.indexing_maps.data)
         for k, (value, d) in enumerate(zip(op.operands, dims)):

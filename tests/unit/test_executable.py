@@ -101,6 +101,19 @@ def test_python_scalars_for_rank0_parameters() -> None:
         f(2.5, 3)
 
 
+def test_read_only_and_non_contiguous_inputs() -> None:
+    """Writeable inputs reach the code through a ctypes view, read-only ones through
+    `array.ctypes`, non-contiguous ones as contiguous copies: all the same values."""
+    f = compile(MODULE)
+    a = np.arange(6, dtype=np.float32).reshape(2, 3)
+    b = np.array([10, 20, 30], np.float32)
+    frozen = a.copy()
+    frozen.flags.writeable = False
+    strided = np.arange(12, dtype=np.float32).reshape(2, 6)[:, ::2]
+    np.testing.assert_array_equal(f(frozen, b), a + b)
+    np.testing.assert_array_equal(f(strided, b), strided + b)
+
+
 def test_out_buffers_are_reused() -> None:
     f = compile(MODULE)
     out = np.empty((2, 3), np.float32)

@@ -315,3 +315,84 @@ def test_elementwise_fusion_is_linear() -> None:
     ir = _lower(chain(3000), ["convert-xla-to-linalg", "linalg-fuse-elementwise"])
     assert ir.count("linalg.generic") == 1
     assert "ins(%b, %a : tensor<64xf32>, tensor<64xf32>)" in ir  # the chain reads %a once
+
+
+def _softmax3_text(shape: tuple[int, int, int]) -> str:
+    """Softmax over the last axis as JAX exports it: keepdims reshapes (a 2-D
+    reduction result to `h x q x 1`, which lowers to a collapse and an expand)."""
+    h, q, k = shape
+    t, v, v1 = f"tensor<{h}x{q}x{k}xf32>", f"tensor<{h}x{q}xf32>", f"tensor<{h}x{q}x1xf32>"
+    return f"""func.func @main(%x: {t}) -> {t} {{
+  %ninf = xla.constant dense<0xFF800000> : tensor<f32>
+  %zero = xla.constant dense<0.0> : tensor<f32>
+  %m = xla.reduce(%x init: %ninf) applies xla.maximum across dimensions = [2] : ({t}, tensor<f32>) -> {v}
+  %m1 = xla.reshape %m : ({v}) -> {v1}
+  %mb = xla.broadcast_in_dim %m1, dims = [0, 1, 2] : ({v1}) -> {t}
+  %d = xla.subtract %x, %mb : {t}
+  %e = xla.exponential %d : {t}
+  %s = xla.reduce(%e init: %zero) applies xla.add across dimensions = [2] : ({t}, tensor<f32>) -> {v}
+  %s1 = xla.reshape %s : ({v}) -> {v1}
+  %sb = xla.broadcast_in_dim %s1, dims = [0, 1, 2] : ({v1}) -> {t}
+  %r = xla.divide %e, %sb : {t}
+  func.return %r : {t}
+}}"""
+
+
+# Rows larger than a tile: blocks of 4 queries (4 x 64 x 256), of one (a prime 37).
+SHAPES3 = [(4, 64, 256), (3, 37, 300), (2, 5, 7)]
+
+
+@pytest.mark.parametrize("shape", SHAPES3, ids=["x".join(map(str, s)) for s in SHAPES3])
+def test_rank3_softmax_blocks_of_the_second_dimension(shape: tuple[int, int, int]) -> None:
+    """Attention's softmax: one row group through the reshapes, blocked along the
+    second dimension; numerics against NumPy, two threads bitwise equal to one,
+    with and without reassociation."""
+    x = np.random.default_rng(21).standard_normal(shape, dtype=np.float32)
+    text = _softmax3_text(shape)
+    e = np.exp(x.astype(np.float64) - x.max(axis=2, keepdims=True))
+    one = compile(text, threads=1)(x)
+    np.testing.assert_allclose(one, e / e.sum(axis=2, keepdims=True), rtol=2e-6, atol=1e-7)
+    np.testing.assert_array_equal(compile(text, threads=2)(x), one)
+    ordered = compile(text, reassociate=False, threads=1)(x)
+    np.testing.assert_allclose(ordered, one, rtol=1e-6, atol=1e-7)
+    np.testing.assert_array_equal(compile(text, reassociate=False, threads=2)(x), ordered)
+
+
+def test_keepdims_layer_norm_is_one_row_group() -> None:
+    """Layer norm with JAX's keepdims reshapes between its reductions and their
+    consumers: one loop over rows (nothing crosses memory between the mean and the
+    variance), and the numerics of the unfused form."""
+    r, c = 37, 129
+    t, v, v1, g = f"tensor<{r}x{c}xf32>", f"tensor<{r}xf32>", f"tensor<{r}x1xf32>", f"tensor<{c}xf32>"
+    text = f"""func.func @main(%x: {t}, %g: {g}) -> {t} {{
+  %zero = xla.constant dense<0.0> : tensor<f32>
+  %n = xla.constant dense<{1.0 / c}> : {v1}
+  %eps = xla.constant dense<1.0e-5> : {v1}
+  %s = xla.reduce(%x init: %zero) applies xla.add across dimensions = [1] : ({t}, tensor<f32>) -> {v}
+  %s1 = xla.reshape %s : ({v}) -> {v1}
+  %mean = xla.multiply %s1, %n : {v1}
+  %mb = xla.broadcast_in_dim %mean, dims = [0, 1] : ({v1}) -> {t}
+  %d = xla.subtract %x, %mb : {t}
+  %d2 = xla.multiply %d, %d : {t}
+  %q = xla.reduce(%d2 init: %zero) applies xla.add across dimensions = [1] : ({t}, tensor<f32>) -> {v}
+  %q1 = xla.reshape %q : ({v}) -> {v1}
+  %var = xla.multiply %q1, %n : {v1}
+  %ve = xla.add %var, %eps : {v1}
+  %rs = xla.rsqrt %ve : {v1}
+  %rb = xla.broadcast_in_dim %rs, dims = [0, 1] : ({v1}) -> {t}
+  %gb = xla.broadcast_in_dim %g, dims = [1] : ({g}) -> {t}
+  %y = xla.multiply %d, %rb : {t}
+  %y1 = xla.multiply %y, %gb : {t}
+  func.return %y1 : {t}
+}}"""
+    ir = _lower(
+        text,
+        ["convert-xla-to-linalg", "linalg-fold-broadcasts", "linalg-fuse-elementwise", "linalg-fuse-reductions"],
+    )
+    assert ir.count("scf.for") == 1 and "tensor.expand_shape" not in ir
+    assert 'fusion = "rows(1): reduce, map, map, reduce, map, map"' in ir
+    x, g = _matrix(r, c, 22), _matrix(1, c, 23)[0]
+    x64 = x.astype(np.float64)
+    d = x64 - x64.mean(axis=1, keepdims=True)
+    ref = d / np.sqrt((d * d).mean(axis=1, keepdims=True) + 1e-5) * g
+    np.testing.assert_allclose(compile(text)(x, g), ref, rtol=1e-4, atol=1e-4)

@@ -119,3 +119,51 @@ func.func @iota_into_consumers(%x: tensor<4x6xf32>) -> tensor<4x6xf32> {
   %r = xla.add %x, %f : tensor<4x6xf32>
   func.return %r : tensor<4x6xf32>
 }
+
+// -----
+
+// Reshapes that only add or drop unit dimensions are read through: the consumer's
+// map of the larger shape loses the unit dimension (expand: `mean(keepdims)`),
+// or the smaller shape's map gains it as the constant 0 (collapse); the reshapes go.
+// CHECK-LABEL: func.func @unit_reshapes
+// CHECK-NOT:   tensor.expand_shape
+// CHECK-NOT:   tensor.collapse_shape
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0)>, affine_map<(d0, d1) -> (d0, d1)>], {{.*}} ins(%x, %m : tensor<4x6xf32>, tensor<4xf32>) {{.*}} {fusion = "broadcast"}
+// CHECK:         arith.subf
+// CHECK:       linalg.generic {indexing_maps = [affine_map<(d0) -> (d0, 0)>, affine_map<(d0) -> (d0)>, affine_map<(d0) -> (d0)>], {{.*}} ins(%c, %m : tensor<4x1xf32>, tensor<4xf32>) {{.*}} {fusion = "reshape"}
+// CHECK:         arith.mulf
+func.func @unit_reshapes(%x: tensor<4x6xf32>, %m: tensor<4xf32>, %c: tensor<4x1xf32>) -> (tensor<4x6xf32>, tensor<4xf32>) {
+  %r = xla.reshape %m : (tensor<4xf32>) -> tensor<4x1xf32>
+  %b = xla.broadcast_in_dim %r, dims = [0, 1] : (tensor<4x1xf32>) -> tensor<4x6xf32>
+  %0 = xla.subtract %x, %b : tensor<4x6xf32>
+  %s = xla.reshape %c : (tensor<4x1xf32>) -> tensor<4xf32>
+  %1 = xla.multiply %s, %m : tensor<4xf32>
+  func.return %0, %1 : tensor<4x6xf32>, tensor<4xf32>
+}
+
+// -----
+
+// A reshape that merges two dimensions larger than 1 stays.
+// CHECK-LABEL: func.func @merging_reshape_kept
+// CHECK:       tensor.collapse_shape %x
+// CHECK:       linalg.generic
+// CHECK-NOT:   fusion = "{{.*}}reshape
+func.func @merging_reshape_kept(%x: tensor<4x2xf32>, %y: tensor<8xf32>) -> tensor<8xf32> {
+  %r = xla.reshape %x : (tensor<4x2xf32>) -> tensor<8xf32>
+  %0 = xla.add %r, %y : tensor<8xf32>
+  func.return %0 : tensor<8xf32>
+}
+
+// -----
+
+// A contraction keeps reading the reshape: the contraction code generator matches
+// the maps it was built with.
+// CHECK-LABEL: func.func @unit_reshape_into_contraction_kept
+// CHECK:       %[[R:.*]] = tensor.expand_shape %v
+// CHECK:       linalg.generic {{.*}} ins(%[[R]], %w : tensor<1x512xf32>, tensor<512x64xf32>)
+// CHECK-NOT:   fusion = "reshape"
+func.func @unit_reshape_into_contraction_kept(%v: tensor<512xf32>, %w: tensor<512x64xf32>) -> tensor<1x64xf32> {
+  %r = xla.reshape %v : (tensor<512xf32>) -> tensor<1x512xf32>
+  %0 = xla.dot_general %r, %w, contracting_dims = [1] x [0] : (tensor<1x512xf32>, tensor<512x64xf32>) -> tensor<1x64xf32>
+  func.return %0 : tensor<1x64xf32>
+}

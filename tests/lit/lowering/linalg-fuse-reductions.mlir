@@ -117,3 +117,73 @@ func.func @contractions_stay(%a: tensor<64x32xf32>, %b: tensor<32x16xf32>, %c: t
   %2 = xla.exponential %0 : tensor<64x16xf32>
   func.return %2, %1 : tensor<64x16xf32>, tensor<64x16xf32>
 }
+
+// -----
+
+// Layer norm as JAX exports it (keepdims reshapes between the reductions and their
+// consumers): the reshapes are read through, so the mean, the centring, the variance
+// and the scaling form one group, one loop over blocks of rows.
+// CHECK-LABEL: func.func @layer_norm_keepdims
+// CHECK-NOT:   tensor.expand_shape
+// CHECK:       scf.for
+// CHECK-NOT:   scf.for
+// CHECK:       } {fusion = "rows(2): reduce, map, map, reduce, map, map"}
+// CHECK-NOT:   linalg.generic
+// CHECK:       func.return
+func.func @layer_norm_keepdims(%x: tensor<4x8xf32>, %g: tensor<8xf32>) -> tensor<4x8xf32> {
+  %zero = xla.constant dense<0.0> : tensor<f32>
+  %n = xla.constant dense<0.125> : tensor<4x1xf32>
+  %eps = xla.constant dense<1.0e-5> : tensor<4x1xf32>
+  %s = xla.reduce(%x init: %zero) applies xla.add across dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
+  %s1 = xla.reshape %s : (tensor<4xf32>) -> tensor<4x1xf32>
+  %mean = xla.multiply %s1, %n : tensor<4x1xf32>
+  %mb = xla.broadcast_in_dim %mean, dims = [0, 1] : (tensor<4x1xf32>) -> tensor<4x8xf32>
+  %d = xla.subtract %x, %mb : tensor<4x8xf32>
+  %d2 = xla.multiply %d, %d : tensor<4x8xf32>
+  %v = xla.reduce(%d2 init: %zero) applies xla.add across dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
+  %v1 = xla.reshape %v : (tensor<4xf32>) -> tensor<4x1xf32>
+  %vm = xla.multiply %v1, %n : tensor<4x1xf32>
+  %ve = xla.add %vm, %eps : tensor<4x1xf32>
+  %r = xla.rsqrt %ve : tensor<4x1xf32>
+  %rb = xla.broadcast_in_dim %r, dims = [0, 1] : (tensor<4x1xf32>) -> tensor<4x8xf32>
+  %gb = xla.broadcast_in_dim %g, dims = [1] : (tensor<8xf32>) -> tensor<4x8xf32>
+  %y = xla.multiply %d, %rb : tensor<4x8xf32>
+  %z = xla.multiply %y, %gb : tensor<4x8xf32>
+  func.return %z : tensor<4x8xf32>
+}
+
+// -----
+
+// Softmax over the last axis of a 3-D tensor (attention's scores): the keepdims
+// reshapes 2x4 -> 2x4x1 lower to a collapse and an expand, a chain read through as
+// one unit reshape, so the max, the exponentials, the sum and the division form one
+// group. A row (4x8) is larger than a tile (16 elements): each iteration of the
+// row loop runs a loop over blocks of 2 of the second dimension, whose slices are
+// 1x2x8 (attention's 8x256x256 scores go by 1x4x256, not by whole heads).
+// CHECK-LABEL: func.func @softmax_rank3
+// CHECK-NOT:   tensor.expand_shape
+// CHECK-NOT:   tensor.collapse_shape
+// CHECK:       scf.for %[[I:.*]] = {{.*}} iter_args(%[[A:.*]] = %{{.*}}) -> (tensor<2x4x8xf32>) {
+// CHECK-NEXT:    %[[R:.*]] = scf.for %[[J:.*]] = {{.*}} iter_args(%[[B:.*]] = %[[A]]) -> (tensor<2x4x8xf32>) {
+// CHECK-NEXT:      tensor.extract_slice %x[%[[I]], %[[J]], 0] [1, 2, 8] [1, 1, 1] : tensor<2x4x8xf32> to tensor<1x2x8xf32>
+// CHECK:           tensor.insert_slice %{{.*}} into %[[B]][%[[I]], %[[J]], 0] [1, 2, 8] [1, 1, 1]
+// CHECK-NEXT:      scf.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    scf.yield %[[R]]
+// CHECK-NEXT:  } {fusion = "rows(1x2): reduce, map, reduce, map"}
+// CHECK-NOT:   linalg.generic
+// CHECK:       func.return
+func.func @softmax_rank3(%x: tensor<2x4x8xf32>) -> tensor<2x4x8xf32> {
+  %ninf = xla.constant dense<0xFF800000> : tensor<f32>
+  %zero = xla.constant dense<0.0> : tensor<f32>
+  %m = xla.reduce(%x init: %ninf) applies xla.maximum across dimensions = [2] : (tensor<2x4x8xf32>, tensor<f32>) -> tensor<2x4xf32>
+  %m1 = xla.reshape %m : (tensor<2x4xf32>) -> tensor<2x4x1xf32>
+  %mb = xla.broadcast_in_dim %m1, dims = [0, 1, 2] : (tensor<2x4x1xf32>) -> tensor<2x4x8xf32>
+  %d = xla.subtract %x, %mb : tensor<2x4x8xf32>
+  %e = xla.exponential %d : tensor<2x4x8xf32>
+  %s = xla.reduce(%e init: %zero) applies xla.add across dimensions = [2] : (tensor<2x4x8xf32>, tensor<f32>) -> tensor<2x4xf32>
+  %s1 = xla.reshape %s : (tensor<2x4xf32>) -> tensor<2x4x1xf32>
+  %sb = xla.broadcast_in_dim %s1, dims = [0, 1, 2] : (tensor<2x4x1xf32>) -> tensor<2x4x8xf32>
+  %p = xla.divide %e, %sb : tensor<2x4x8xf32>
+  func.return %p : tensor<2x4x8xf32>
+}

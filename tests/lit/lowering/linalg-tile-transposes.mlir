@@ -1,25 +1,52 @@
 // RUN: xla-opt %s --split-input-file -p "convert-xla-to-linalg,linalg-fold-broadcasts,linalg-fuse-elementwise,bufferize,linalg-tile-transposes" | FileCheck %s
 
-// x.T + y: 8x8 tiles; the loop over tile rows is parallel with its own buffer; per
-// tile, x's tile is read row by row into the buffer transposed, then the add reads
-// the buffer, y and the output in order.
+// x.T + y: 8x8 tiles; the loop over tile rows is parallel. Per tile, x's 8 rows are
+// loaded as vectors and transposed in registers (3 rounds of 8 shuffles), then each
+// row of the result is the add on vectors of 8 lanes, y's row loaded in order; the
+// output, which the add does not read, is only stored.
 // CHECK-LABEL: func.func @transpose_add
 // CHECK:       "scf.parallel"
 // CHECK-NEXT:  ^{{.*}}(%[[TI:.*]]: index):
-// CHECK-NEXT:    %[[BUF:.*]] = memref.alloc() : memref<8x8xf32>
+// CHECK-NOT:     memref.alloc
 // CHECK:         scf.for %[[TJ:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:      %[[XT:.*]] = memref.subview %x[%[[TJ]], %[[TI]]] [8, 8] [1, 1] : memref<16x24xf32> to memref<8x8xf32, strided<[24, 1], offset: ?>>
-// CHECK-NEXT:      linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>], {{.*}} ins(%[[XT]] : {{.*}}) outs(%[[BUF]] : memref<8x8xf32>)
-// CHECK:           %[[YT:.*]] = memref.subview %y[%[[TI]], %[[TJ]]] [8, 8] [1, 1]
+// CHECK-NEXT:      %[[YT:.*]] = memref.subview %y[%[[TI]], %[[TJ]]] [8, 8] [1, 1]
 // CHECK-NEXT:      %[[OT:.*]] = memref.subview %{{.*}}[%[[TI]], %[[TJ]]] [8, 8] [1, 1]
-// CHECK-NEXT:      linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], {{.*}} ins(%[[BUF]], %[[YT]] : {{.*}}) outs(%[[OT]] : {{.*}})
-// CHECK:             arith.addf
-// CHECK:         memref.dealloc %[[BUF]] : memref<8x8xf32>
+// CHECK-COUNT-8:   vector.load %[[XT]][%{{.*}}, %{{.*}}] : memref<8x8xf32, strided<[24, 1], offset: ?>>, vector<8xf32>
+// CHECK-COUNT-24:  vector.shuffle %{{.*}}, %{{.*}} [{{0, 8, 1, 9, 2, 10, 3, 11|4, 12, 5, 13, 6, 14, 7, 15}}] : vector<8xf32>, vector<8xf32>
+// CHECK-NOT:       vector.shuffle
+// CHECK:           %[[Y0:.*]] = vector.load %[[YT]]
+// CHECK-NEXT:      %[[S0:.*]] = arith.addf %{{.*}}, %[[Y0]] : vector<8xf32>
+// CHECK-NEXT:      vector.store %[[S0]], %[[OT]]
+// CHECK-NOT:       vector.load %[[OT]]
 // CHECK:       }) {tiled = "transpose(8x8)"}
 func.func @transpose_add(%x: tensor<16x24xf32>, %y: tensor<24x16xf32>) -> tensor<24x16xf32> {
   %t = xla.transpose %x, dims = [1, 0] : (tensor<16x24xf32>) -> tensor<24x16xf32>
   %r = xla.add %t, %y : tensor<24x16xf32>
   func.return %r : tensor<24x16xf32>
+}
+
+// -----
+
+// Booleans (i1, no vector transposition): x's tile is read row by row into a
+// buffer, transposed; the `and` then reads the buffer, y and the output in order.
+// CHECK-LABEL: func.func @transpose_and
+// CHECK:       "scf.parallel"
+// CHECK-NEXT:  ^{{.*}}(%[[TI:.*]]: index):
+// CHECK-NEXT:    %[[BUF:.*]] = memref.alloc() : memref<8x8xi1>
+// CHECK:         scf.for %[[TJ:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:      %[[XT:.*]] = memref.subview %x[%[[TJ]], %[[TI]]] [8, 8] [1, 1] : memref<16x24xi1> to memref<8x8xi1, strided<[24, 1], offset: ?>>
+// CHECK-NEXT:      linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>], {{.*}} ins(%[[XT]] : {{.*}}) outs(%[[BUF]] : memref<8x8xi1>)
+// CHECK:           %[[YT:.*]] = memref.subview %y[%[[TI]], %[[TJ]]] [8, 8] [1, 1]
+// CHECK-NEXT:      %[[OT:.*]] = memref.subview %{{.*}}[%[[TI]], %[[TJ]]] [8, 8] [1, 1]
+// CHECK-NEXT:      linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], {{.*}} ins(%[[BUF]], %[[YT]] : {{.*}}) outs(%[[OT]] : {{.*}})
+// CHECK:             arith.andi
+// CHECK:         memref.dealloc %[[BUF]] : memref<8x8xi1>
+// CHECK:       }) {tiled = "transpose(8x8)"}
+func.func @transpose_and(%x: tensor<16x24xi1>, %y: tensor<24x16xi1>) -> tensor<24x16xi1> {
+  %t = xla.transpose %x, dims = [1, 0] : (tensor<16x24xi1>) -> tensor<24x16xi1>
+  %r = xla.and %t, %y : tensor<24x16xi1>
+  func.return %r : tensor<24x16xi1>
 }
 
 // -----

@@ -34,8 +34,9 @@ func.func @per_iteration(%x: f32, %out: memref<4xf32>) {
 
 // -----
 
-// Left in place: a dynamic size, a buffer the loop yields, no dealloc in the body,
-// and the body of an scf.parallel (its iterations may run at once).
+// Left in place: a dynamic size, a buffer the loop yields, no dealloc in the body.
+// In the body of an scf.parallel (its iterations may run at once) the temporary stays
+// unless the loop is a row-fusion loop (next case).
 // CHECK-LABEL: func.func @kept
 // CHECK:       scf.for
 // CHECK-NEXT:    memref.alloc(%{{.*}}) : memref<?xf32>
@@ -70,4 +71,50 @@ func.func @kept(%n: index, %b: memref<8xf32>) -> memref<8xf32> {
     scf.reduce
   }) : (index, index, index) -> ()
   func.return %r : memref<8xf32>
+}
+
+// -----
+
+// In a row-fusion loop made parallel, small temporaries become scratch allocas, which
+// convert-parallel-loops-to-calls makes once per chunk of rows (per thread).
+// Scratch only within limits: a temporary of at most 64 KiB, at most 256 KiB per
+// body (the fifth 64 KiB buffer stays on the heap), none of a dynamic size, none
+// without its dealloc in the body; alignment and layout are kept.
+// CHECK-LABEL: func.func @scratch_limits
+// CHECK:         memref.alloca() {alignment = 64 : i64} : memref<4x4096xf32>
+// CHECK-NEXT:    memref.alloca() {alignment = 64 : i64} : memref<4x4096xf32>
+// CHECK-NEXT:    memref.alloca() {alignment = 64 : i64} : memref<4x4096xf32>
+// CHECK-NEXT:    memref.alloca() {alignment = 64 : i64} : memref<4x4096xf32>
+// CHECK-NEXT:    memref.alloc() {alignment = 64 : i64} : memref<4x4096xf32>
+// CHECK-NEXT:    memref.alloc() : memref<32768xf32>
+// CHECK-NEXT:    memref.alloc(%{{.*}}) : memref<?xf32>
+// CHECK-NEXT:    memref.alloc() : memref<5xf32>
+// CHECK-NEXT:    memref.dealloc %{{.*}} : memref<4x4096xf32>
+// CHECK-NEXT:    memref.dealloc %{{.*}} : memref<32768xf32>
+// CHECK-NEXT:    memref.dealloc %{{.*}} : memref<?xf32>
+// CHECK-NEXT:    scf.reduce
+func.func @scratch_limits(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  "scf.parallel"(%c0, %c4, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+  ^bb0(%i: index):
+    %a = memref.alloc() {alignment = 64 : i64} : memref<4x4096xf32>
+    %b = memref.alloc() {alignment = 64 : i64} : memref<4x4096xf32>
+    %c = memref.alloc() {alignment = 64 : i64} : memref<4x4096xf32>
+    %d = memref.alloc() {alignment = 64 : i64} : memref<4x4096xf32>
+    %e = memref.alloc() {alignment = 64 : i64} : memref<4x4096xf32>
+    %big = memref.alloc() : memref<32768xf32>
+    %dyn = memref.alloc(%n) : memref<?xf32>
+    %kept = memref.alloc() : memref<5xf32>
+    memref.dealloc %a : memref<4x4096xf32>
+    memref.dealloc %b : memref<4x4096xf32>
+    memref.dealloc %c : memref<4x4096xf32>
+    memref.dealloc %d : memref<4x4096xf32>
+    memref.dealloc %e : memref<4x4096xf32>
+    memref.dealloc %big : memref<32768xf32>
+    memref.dealloc %dyn : memref<?xf32>
+    scf.reduce
+  }) {fusion = "rows(1): reduce, map"} : (index, index, index) -> ()
+  func.return
 }
