@@ -80,7 +80,7 @@ def exp(e: Emitter, x: SSAValue) -> SSAValue:
     xc = clamp(e, x, -104.0, 89.0)
     k, r = reduce_ln2(e, xc)
     y = e.add(e.c(1.0), expm1_poly(e, r))
-    return e.select(e.is_nan(x), x, e.ldexp_exact(y, e.to_int(k)))
+    return e.select(e.is_nan(x), x, e.ldexp(y, e.to_int(k)))
 
 
 def exp2(e: Emitter, x: SSAValue) -> SSAValue:
@@ -89,7 +89,7 @@ def exp2(e: Emitter, x: SSAValue) -> SSAValue:
     t = e.sub(xc, k)
     r = e.fma(t, e.c(LN2_HI), e.mul(t, e.c(LN2_LO)))
     y = e.add(e.c(1.0), expm1_poly(e, r))
-    return e.select(e.is_nan(x), x, e.ldexp_exact(y, e.to_int(k)))
+    return e.select(e.is_nan(x), x, e.ldexp(y, e.to_int(k)))
 
 
 def expm1_core(e: Emitter, x: SSAValue) -> SSAValue:

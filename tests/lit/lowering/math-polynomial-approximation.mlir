@@ -1,4 +1,7 @@
-// RUN: xla-opt %s --split-input-file -p math-polynomial-approximation | FileCheck %s
+// RUN: xla-opt %s --split-input-file -p 'math-polynomial-approximation{ldexp=bits}' | FileCheck %s
+// RUN: xla-opt %s --split-input-file -p 'math-polynomial-approximation{ldexp=native}' | FileCheck %s --check-prefix=NATIVE
+// RUN: not xla-opt %s --split-input-file -p 'math-polynomial-approximation{ldexp=foo}' 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: error: math-polynomial-approximation: ldexp=foo is not one of auto, native, bits
 // RUN: xla-opt %s --split-input-file -p 'math-polynomial-approximation{functions=tanh}' | FileCheck %s --check-prefix=ONLY
 
 // exp: clamp, Cody-Waite reduction with fmas, the shared expm1 polynomial,
@@ -17,6 +20,13 @@
 // CHECK:         func.return
 // ONLY-LABEL: func.func @exp_f32
 // ONLY:         math.exp
+// ldexp=native: one llvm.ldexp (vscalefps on AVX-512) scales by 2^k instead.
+// NATIVE-LABEL: func.func @exp_f32
+// NATIVE:         %[[K:.*]] = arith.fptosi {{.*}} : f32 to i32
+// NATIVE-NOT:     arith.shli
+// NATIVE:         llvm.call_intrinsic "llvm.ldexp.f32.i32"({{.*}}, %[[K]]) : (f32, i32) -> f32
+// NATIVE-NOT:     arith.shli
+// NATIVE:         func.return
 func.func @exp_f32(%x: f32) -> f32 {
   %0 = math.exp %x : f32
   func.return %0 : f32
@@ -32,6 +42,8 @@ func.func @exp_f32(%x: f32) -> f32 {
 // CHECK:         arith.fptosi {{.*}} : vector<16xf32> to vector<16xi32>
 // CHECK:         arith.bitcast {{.*}} : vector<16xi32> to vector<16xf32>
 // CHECK:         arith.select {{.*}} : vector<16xf32>
+// NATIVE-LABEL: func.func @exp_vector
+// NATIVE:         llvm.call_intrinsic "llvm.ldexp.v16f32.v16i32"({{.*}}) : (vector<16xf32>, vector<16xi32>) -> vector<16xf32>
 func.func @exp_vector(%x: vector<16xf32>) -> vector<16xf32> {
   %0 = math.exp %x : vector<16xf32>
   func.return %0 : vector<16xf32>
@@ -83,6 +95,24 @@ func.func @tanh_vector(%x: vector<16xf32>) -> vector<16xf32> {
 // CHECK:         func.return
 func.func @sin_f32(%x: f32) -> f32 {
   %0 = math.sin %x : f32
+  func.return %0 : f32
+}
+
+// -----
+
+// erf: x P(x^2) below 1, `1 - exp(-x^2) M(|x| - 3/2)` on [1, 3.92] above (erf is 1
+// beyond): no division (erfc's tail has two).
+// CHECK-LABEL: func.func @erf_f32
+// CHECK-NOT:     arith.divf
+// CHECK:         arith.constant 3.920000e+00 : f32
+// CHECK-NOT:     arith.divf
+// CHECK:         arith.constant -0.000388881745 : f32
+// CHECK-NOT:     arith.divf
+// CHECK:         math.copysign
+// CHECK-NOT:     arith.divf
+// CHECK:         func.return
+func.func @erf_f32(%x: f32) -> f32 {
+  %0 = math.erf %x : f32
   func.return %0 : f32
 }
 
