@@ -70,11 +70,18 @@ func.func @log_f32(%x: f32) -> f32 {
 
 // -----
 
-// tanh: odd polynomial for small |x|, expm1 quotient above, copysign.
+// tanh: odd polynomial for small |x|, above `1 - 2 / (1 + e^(2|x|))` with `1 + e^(2|x|)`
+// one fma `t p + (1 + t)`, copysign.
 // CHECK-LABEL: func.func @tanh_vector
 // CHECK-NOT:     math.tanh
 // CHECK:         math.absf {{.*}} : vector<16xf32>
-// CHECK:         arith.divf {{.*}} : vector<16xf32>
+// CHECK:         %[[A:.*]] = arith.select
+// CHECK:         arith.addf %[[A]], %[[A]] : vector<16xf32>
+// CHECK:         %[[T:.*]] = arith.bitcast {{.*}} : vector<16xi32> to vector<16xf32>
+// CHECK:         %[[TWO:.*]] = arith.constant dense<2.000000e+00> : vector<16xf32>
+// CHECK:         %[[ONE_T:.*]] = arith.addf %{{.*}}, %[[T]] : vector<16xf32>
+// CHECK-NEXT:    %[[DEN:.*]] = math.fma %[[T]], %{{.*}}, %[[ONE_T]] : vector<16xf32>
+// CHECK-NEXT:    arith.divf %[[TWO]], %[[DEN]] : vector<16xf32>
 // CHECK:         math.copysign {{.*}} : vector<16xf32>
 // ONLY-LABEL: func.func @tanh_vector
 // ONLY-NOT:     math.tanh
