@@ -71,6 +71,7 @@ class Emitter:
         self.btype = shaped_like(ftype, i1)
         self._consts: dict[tuple[str, float | int], SSAValue] = {}
         self.native_ldexp = native_ldexp_default() if native_ldexp is None else native_ldexp
+        self._int_of: dict[SSAValue, SSAValue] = {}
 
     def like(self, element: AnyFloat) -> Emitter:
         """An emitter on `element` with this one's shape, sharing the op list."""
@@ -194,8 +195,26 @@ class Emitter:
         return self.op(arith.BitcastOp(a, self.ftype))
 
     def to_int(self, a: SSAValue) -> SSAValue:
-        """Float → signed integer (the value must be in range: callers clamp)."""
+        """Float → signed integer (the value must be in range: callers clamp); the integer
+        `rint` made `a` from, when it did."""
+        known = self._int_of.get(a)
+        if known is not None:
+            return known
         return self.op(arith.FPToSIOp.create(operands=[a], result_types=[self.itype]))
+
+    def rint(self, a: SSAValue) -> SSAValue:
+        """a rounded to the nearest integer, ties to even, as a float (|a| < 2^31). With
+        `native_ldexp`, `llvm.lrint` (`vcvtps2dq`) and back (`vcvtdq2ps`, which LLVM
+        shares with `llvm.ldexp`'s own conversion): one instruction fewer than `roundeven`
+        and the `fptosi` of `to_int`, which then returns the integer."""
+        t = self.ftype
+        if not self.native_ldexp or self.width != 32 or (isinstance(t, VectorType) and t.get_num_dims() != 1):
+            return self.roundeven(a)
+        suffix = (lambda e: f"v{t.get_shape()[0]}{e}") if isinstance(t, VectorType) else (lambda e: e)
+        k = self.op(llvm.CallIntrinsicOp(f"llvm.lrint.{suffix('i32')}.{suffix('f32')}", [a], [self.itype]))
+        result = self.to_float(k)
+        self._int_of[result] = k
+        return result
 
     def to_float(self, a: SSAValue) -> SSAValue:
         return self.op(arith.SIToFPOp.create(operands=[a], result_types=[self.ftype]))

@@ -71,7 +71,7 @@ def expm1_poly(e: Emitter, r: SSAValue) -> SSAValue:
 
 def reduce_ln2(e: Emitter, x: SSAValue) -> tuple[SSAValue, SSAValue]:
     """(k, r) with x = k ln2 + r, k integral (as a float), |r| <= ln2/2."""
-    k = e.roundeven(e.mul(x, e.c(LOG2E_HI)))
+    k = e.rint(e.mul(x, e.c(LOG2E_HI)))
     r = e.fma(e.neg(k), e.c(LN2_HI), x)
     return k, e.fma(e.neg(k), e.c(LN2_LO), r)
 
@@ -85,7 +85,7 @@ def exp(e: Emitter, x: SSAValue) -> SSAValue:
 
 def exp2(e: Emitter, x: SSAValue) -> SSAValue:
     xc = clamp(e, x, -151.0, 129.0)
-    k = e.roundeven(xc)
+    k = e.rint(xc)
     t = e.sub(xc, k)
     r = e.fma(t, e.c(LN2_HI), e.mul(t, e.c(LN2_LO)))
     y = e.add(e.c(1.0), expm1_poly(e, r))

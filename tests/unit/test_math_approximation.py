@@ -170,8 +170,9 @@ def test_no_libm_calls_left() -> None:
         intrinsics = {op.properties["intrin"].data for op in module.walk() if isinstance(op, llvm.CallIntrinsicOp)}  # pyright: ignore
         assert not calls, f"{f.name}: {calls[0]}"
         allowed = ("llvm.fma", "llvm.fabs", "llvm.copysign", "llvm.floor", "llvm.roundeven", "llvm.sqrt")
-        # llvm.ldexp is vscalefps with AVX-512 and a libm call without: only there.
-        allowed += ("llvm.ldexp",) if native_ldexp_default() else ()
+        # llvm.ldexp is vscalefps with AVX-512 and a libm call without: only there (with
+        # llvm.lrint, vcvtps2dq, for its exponent).
+        allowed += ("llvm.ldexp", "llvm.lrint") if native_ldexp_default() else ()
         assert all(i.startswith(allowed) for i in intrinsics), f"{f.name}: {intrinsics}"
 
 

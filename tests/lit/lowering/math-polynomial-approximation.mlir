@@ -20,9 +20,13 @@
 // CHECK:         func.return
 // ONLY-LABEL: func.func @exp_f32
 // ONLY:         math.exp
-// ldexp=native: one llvm.ldexp (vscalefps on AVX-512) scales by 2^k instead.
+// ldexp=native: k by llvm.lrint (vcvtps2dq) and back, one llvm.ldexp (vscalefps on
+// AVX-512) scales by 2^k instead of the factors built from bits.
 // NATIVE-LABEL: func.func @exp_f32
-// NATIVE:         %[[K:.*]] = arith.fptosi {{.*}} : f32 to i32
+// NATIVE-NOT:     math.roundeven
+// NATIVE:         %[[K:.*]] = llvm.call_intrinsic "llvm.lrint.i32.f32"({{.*}}) : (f32) -> i32
+// NATIVE-NEXT:    arith.sitofp %[[K]] : i32 to f32
+// NATIVE-NOT:     arith.fptosi
 // NATIVE-NOT:     arith.shli
 // NATIVE:         llvm.call_intrinsic "llvm.ldexp.f32.i32"({{.*}}, %[[K]]) : (f32, i32) -> f32
 // NATIVE-NOT:     arith.shli
