@@ -208,7 +208,7 @@ class Emitter:
         shares with `llvm.ldexp`'s own conversion): one instruction fewer than `roundeven`
         and the `fptosi` of `to_int`, which then returns the integer."""
         t = self.ftype
-        if not self.native_ldexp or self.width != 32 or (isinstance(t, VectorType) and t.get_num_dims() != 1):
+        if not self._native_for(t):
             return self.roundeven(a)
         suffix = (lambda e: f"v{t.get_shape()[0]}{e}") if isinstance(t, VectorType) else (lambda e: e)
         k = self.op(llvm.CallIntrinsicOp(f"llvm.lrint.{suffix('i32')}.{suffix('f32')}", [a], [self.itype]))
@@ -269,10 +269,18 @@ class Emitter:
         `llvm.ldexp` (f32 scalars and 1-D vectors, when `native_ldexp`), else
         `ldexp_exact`."""
         t = self.ftype
-        if not self.native_ldexp or self.width != 32 or (isinstance(t, VectorType) and t.get_num_dims() != 1):
+        if not self._native_for(t):
             return self.ldexp_exact(x, k)
         suffix = (lambda e: f"v{t.get_shape()[0]}{e}") if isinstance(t, VectorType) else (lambda e: e)
         return self.op(llvm.CallIntrinsicOp(f"llvm.ldexp.{suffix('f32')}.{suffix('i32')}", [x, k], [t]))
+
+    def pow2(self, k: SSAValue) -> SSAValue:
+        """2^k for integer k of the normal exponent range: `ldexp(1, k)` (one `vscalefps`,
+        the conversion of k shared) when `native_ldexp`, else `pow2i`'s two integer ops."""
+        return self.ldexp(self.c(1.0), k) if self._native_for(self.ftype) else self.pow2i(k)
+
+    def _native_for(self, t: Attribute) -> bool:
+        return self.native_ldexp and self.width == 32 and not (isinstance(t, VectorType) and t.get_num_dims() != 1)
 
     def pow2i(self, k: SSAValue) -> SSAValue:
         """2^k for integer k of the normal exponent range."""

@@ -38,7 +38,7 @@ def tanh(e: Emitter, x: SSAValue) -> SSAValue:
     # quotient at most 1/2, so that its rounding errors reach the result at most halved.
     k, r = reduce_ln2(e, e.add(ax, ax))
     p = expm1_poly(e, r)
-    t = e.pow2i(e.to_int(k))
+    t = e.pow2(e.to_int(k))
     large = e.sub(e.c(1.0), e.div(e.c(2.0), e.fma(t, p, e.add(e.c(1.0), t))))
     y = e.select(e.cmp("olt", ax, e.c(0.55)), small, large)
     return e.select(e.is_nan(x), x, e.copysign(y, x))

@@ -176,7 +176,7 @@ def test_no_libm_calls_left() -> None:
         assert all(i.startswith(allowed) for i in intrinsics), f"{f.name}: {intrinsics}"
 
 
-SCALED = ["exp", "exp2", "erf", "erfc", "logistic"]
+SCALED = ["exp", "exp2", "erf", "erfc", "logistic", "tanh"]
 """The functions that scale by 2^k with `Emitter.ldexp`."""
 
 

@@ -89,6 +89,13 @@ func.func @log_f32(%x: f32) -> f32 {
 // CHECK:         math.copysign {{.*}} : vector<16xf32>
 // ONLY-LABEL: func.func @tanh_vector
 // ONLY-NOT:     math.tanh
+// ldexp=native: t = 2^k is ldexp(1, k), k by lrint.
+// NATIVE-LABEL: func.func @tanh_vector
+// NATIVE:         %[[K:.*]] = llvm.call_intrinsic "llvm.lrint.v16i32.v16f32"
+// NATIVE:         %[[ONE:.*]] = arith.constant dense<1.000000e+00> : vector<16xf32>
+// NATIVE:         %[[T:.*]] = llvm.call_intrinsic "llvm.ldexp.v16f32.v16i32"(%[[ONE]], %[[K]])
+// NATIVE:         math.fma %[[T]], {{.*}} : vector<16xf32>
+// NATIVE:         arith.divf
 func.func @tanh_vector(%x: vector<16xf32>) -> vector<16xf32> {
   %0 = math.tanh %x : vector<16xf32>
   func.return %0 : vector<16xf32>
