@@ -38,7 +38,8 @@ The algorithms (z = a + bi, w = c + di; all on the parts' float type):
   `tan b` and `sinh a`, no overflow), `±1 + 4 sin b cos b e^(-2|a|) i` beyond
   |a| > 22; `tan(z) = -i tanh(iz)`;
 * `sign`: `z / |z|`, 0 for 0;
-* `pow`: `exp(w log z)` in polar form; `z^0 = 1`, `0^w = 0` for `re(w) > 0`;
+* `pow`: `exp(w log z)` in polar form (in f64 for complex<f32>, each part rounded
+  once); `z^0 = 1`, `0^w = 0` for `re(w) > 0`;
 * `eq`: both parts ordered-equal; `neq`: either part unordered-unequal.
 
 Complex atan2 and bitcast are not expanded (the xla lowering composes atan2
@@ -365,6 +366,14 @@ def complex_tanh(e: _Emitter, x: Parts) -> Parts:
 
 
 def complex_pow(e: _Emitter, x: Parts, y: Parts) -> Parts:
+    """exp(w log z). complex<f32> computes in f64 and rounds each part once: the absolute
+    error of `w log z` becomes the result's relative error (1.5 |w log z| ulps in the
+    working precision), which f64's 29 extra bits absorb."""
+    if not isinstance(e.t, Float64Type):
+        wide = _Emitter(e.rewriter, f64)
+        ext = [e.r(arith.ExtFOp(v, f64)) for v in (*x, *y)]
+        re, im = complex_pow(wide, (ext[0], ext[1]), (ext[2], ext[3]))
+        return e.r(arith.TruncFOp(re, e.t)), e.r(arith.TruncFOp(im, e.t))
     c, d = y
     zero, one = e.c(0.0), e.c(1.0)
     log_r = log_abs(e, x)

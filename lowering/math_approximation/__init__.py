@@ -24,7 +24,9 @@ libm calls (correctly rounded or nearly, scalar); f64 element-wise code is
 rare in the programs this project compiles and half as wide to vectorize.
 
 Option `functions`: the op names to expand (e.g. `functions=exp,log`); empty
-(the default) means all of them.
+(the default) means all of them. Option `ldexp`: `auto` (the default: when the
+target has AVX-512), `native` or `bits`, how `x 2^k` is scaled (the `llvm.ldexp`
+intrinsic, `vscalefps`, or two factors built from their bits; `builder.Emitter.ldexp`).
 
 Run it after `arith-emulate-unsupported-floats` (bf16 ops are then f32 ops with
 conversions around them) and before `convert-math-to-llvm`.
@@ -51,6 +53,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from lowering.math_approximation import erf, exp_log, pow_cbrt, tanh_logistic, trig
 from lowering.math_approximation.builder import Emitter, element_of, shaped_like
+from xla_dialect.diagnostics import LoweringError
 
 Expansion = Callable[..., SSAValue]
 
@@ -80,7 +83,11 @@ def _short_name(cls: type[Operation]) -> str:
     return cls.name.removeprefix("math.")  # pyright: ignore[reportAttributeAccessIssue]
 
 
-def expand(op: Operation) -> bool:
+LDEXP_MODES: dict[str, bool | None] = {"auto": None, "native": True, "bits": False}
+"""Option `ldexp` → `Emitter(native_ldexp=...)`."""
+
+
+def expand(op: Operation, native_ldexp: bool | None = None) -> bool:
     """Replace `op` by its f32 expansion; False if its type is not one this pass expands."""
     fn = EXPANSIONS.get(type(op))
     if fn is None or len(op.results) != 1:
@@ -93,7 +100,7 @@ def expand(op: Operation) -> bool:
         return False
     ops: list[Operation] = []
     wide = shaped_like(t, f32)
-    e = Emitter(ops, wide)
+    e = Emitter(ops, wide, native_ldexp)
     args: list[SSAValue] = []
     for operand in op.operands:
         if element != f32:
@@ -121,12 +128,17 @@ class MathPolynomialApproximationPass(ModulePass):
 
     functions: tuple[str, ...] = ()
     """The ops to expand, by name without `math.` (all when empty)."""
+    ldexp: str = "auto"
+    """How x 2^k is scaled: `auto`, `native` (`llvm.ldexp`) or `bits` (`LDEXP_MODES`)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if self.ldexp not in LDEXP_MODES:
+            raise LoweringError(f"math-polynomial-approximation: ldexp={self.ldexp} is not one of {', '.join(LDEXP_MODES)}")
+        native = LDEXP_MODES[self.ldexp]
         wanted = set(self.functions)
         for inner in list(op.walk()):
             if type(inner) in EXPANSIONS and (not wanted or _short_name(type(inner)) in wanted):
-                expand(inner)
+                expand(inner, native)
 
 
 __all__ = ["EXPANSIONS", "MathPolynomialApproximationPass", "expand"]

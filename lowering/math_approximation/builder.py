@@ -7,6 +7,11 @@ shape, comparisons give `i1` of that shape, and the integer views used for
 bit manipulation (`bits`, `from_bits`) have the same shape and width.
 Polynomials are evaluated by Horner's rule with `math.fma`, which is an
 LLVM intrinsic that vectorizes (a single instruction on any x86-64 with FMA).
+
+`ldexp` (x 2^k, rounded once) is `llvm.ldexp` where the target has AVX-512: LLVM
+vectorizes it and selects `vscalefps`, one instruction for what takes eight
+otherwise (two normal factors `2^(k/2)`, built from their bits, and two
+products); without AVX-512 it would be a libm call, so there the eight stay.
 """
 
 from __future__ import annotations
@@ -14,7 +19,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from dataclasses import dataclass
 
-from xdsl.dialects import arith, math
+from xdsl.dialects import arith, llvm, math
 from xdsl.dialects.builtin import (
     AnyFloat,
     DenseIntOrFPElementsAttr,
@@ -42,10 +47,20 @@ def shaped_like(t: Attribute, element: Attribute) -> Attribute:
     return element
 
 
-class Emitter:
-    """Appends ops to `ops`, computing on values of the float type `ftype`."""
+def native_ldexp_default() -> bool:
+    """Whether the code generator's target scales by powers of two in one instruction
+    (AVX-512's `vscalefps`, which LLVM selects for a vectorized `llvm.ldexp`)."""
+    from lowering.codegen.target import get_target
 
-    def __init__(self, ops: list[Operation], ftype: Attribute):
+    return get_target().vector_bits >= 512
+
+
+class Emitter:
+    """Appends ops to `ops`, computing on values of the float type `ftype`.
+    `native_ldexp`: emit `ldexp` as the `llvm.ldexp` intrinsic (None: when the
+    target has AVX-512)."""
+
+    def __init__(self, ops: list[Operation], ftype: Attribute, native_ldexp: bool | None = None):
         element = element_of(ftype)
         assert isinstance(element, Float32Type | Float64Type)
         self.ops = ops
@@ -55,10 +70,12 @@ class Emitter:
         self.itype = shaped_like(ftype, IntegerType(self.width))
         self.btype = shaped_like(ftype, i1)
         self._consts: dict[tuple[str, float | int], SSAValue] = {}
+        self.native_ldexp = native_ldexp_default() if native_ldexp is None else native_ldexp
+        self._int_of: dict[SSAValue, SSAValue] = {}
 
     def like(self, element: AnyFloat) -> Emitter:
         """An emitter on `element` with this one's shape, sharing the op list."""
-        return Emitter(self.ops, shaped_like(self.ftype, element))
+        return Emitter(self.ops, shaped_like(self.ftype, element), self.native_ldexp)
 
     def op(self, op: Operation) -> SSAValue:
         self.ops.append(op)
@@ -178,8 +195,26 @@ class Emitter:
         return self.op(arith.BitcastOp(a, self.ftype))
 
     def to_int(self, a: SSAValue) -> SSAValue:
-        """Float → signed integer (the value must be in range: callers clamp)."""
+        """Float → signed integer (the value must be in range: callers clamp); the integer
+        `rint` made `a` from, when it did."""
+        known = self._int_of.get(a)
+        if known is not None:
+            return known
         return self.op(arith.FPToSIOp.create(operands=[a], result_types=[self.itype]))
+
+    def rint(self, a: SSAValue) -> SSAValue:
+        """a rounded to the nearest integer, ties to even, as a float (|a| < 2^31). With
+        `native_ldexp`, `llvm.lrint` (`vcvtps2dq`) and back (`vcvtdq2ps`, which LLVM
+        shares with `llvm.ldexp`'s own conversion): one instruction fewer than `roundeven`
+        and the `fptosi` of `to_int`, which then returns the integer."""
+        t = self.ftype
+        if not self._native_for(t):
+            return self.roundeven(a)
+        suffix = (lambda e: f"v{t.get_shape()[0]}{e}") if isinstance(t, VectorType) else (lambda e: e)
+        k = self.op(llvm.CallIntrinsicOp(f"llvm.lrint.{suffix('i32')}.{suffix('f32')}", [a], [self.itype]))
+        result = self.to_float(k)
+        self._int_of[result] = k
+        return result
 
     def to_float(self, a: SSAValue) -> SSAValue:
         return self.op(arith.SIToFPOp.create(operands=[a], result_types=[self.ftype]))
@@ -228,6 +263,24 @@ class Emitter:
         first = self.from_bits(self.shl(self.addi(half, self.ci(bias)), self.ci(mantissa)))
         second = self.from_bits(self.shl(self.addi(rest, self.ci(bias)), self.ci(mantissa)))
         return self.mul(self.mul(x, first), second)
+
+    def ldexp(self, x: SSAValue, k: SSAValue) -> SSAValue:
+        """x * 2^k rounded once, k an integer of the element width in [-2 emin, 2 emax]:
+        `llvm.ldexp` (f32 scalars and 1-D vectors, when `native_ldexp`), else
+        `ldexp_exact`."""
+        t = self.ftype
+        if not self._native_for(t):
+            return self.ldexp_exact(x, k)
+        suffix = (lambda e: f"v{t.get_shape()[0]}{e}") if isinstance(t, VectorType) else (lambda e: e)
+        return self.op(llvm.CallIntrinsicOp(f"llvm.ldexp.{suffix('f32')}.{suffix('i32')}", [x, k], [t]))
+
+    def pow2(self, k: SSAValue) -> SSAValue:
+        """2^k for integer k of the normal exponent range: `ldexp(1, k)` (one `vscalefps`,
+        the conversion of k shared) when `native_ldexp`, else `pow2i`'s two integer ops."""
+        return self.ldexp(self.c(1.0), k) if self._native_for(self.ftype) else self.pow2i(k)
+
+    def _native_for(self, t: Attribute) -> bool:
+        return self.native_ldexp and self.width == 32 and not (isinstance(t, VectorType) and t.get_num_dims() != 1)
 
     def pow2i(self, k: SSAValue) -> SSAValue:
         """2^k for integer k of the normal exponent range."""

@@ -12,8 +12,13 @@
   becomes `1 + p'` and the result `2^k fma(R, p', R)`, with `F(1/h) / x` (one
   division) far out: 3.0 ulp (4.4 when exp, 1/x and the products each rounded).
   |x| is clamped at 10.1, where erfc has underflowed to 0.
-* erf is `1 - erfc(|x|)` from 1 up (saturating to 1 from 3.92), with x's sign;
-  erfc is `1 - erf(x)` for `|x| < 1/2`, `erfc(x)` above and `2 - erfc(-x)`
+* erf is `1 - exp(-x^2) M(|x| - 3/2)` from 1 up, |x| clamped to [1, 3.92] (erf
+  has rounded to 1 beyond), with x's sign. erf needs erfc there only to an absolute
+  2^-24 (erfc <= 0.16), so M is one polynomial of degree 7 fitted with weight
+  `exp(-x^2)` (0.25 ulp of erf), x^2 is rounded (its error reaches erf below 0.2
+  ulp) and `exp(-x^2) = 2^k (1 + p)` needs no range handling (k in [-23, -1]):
+  no division, about half the instructions of erfc's tail below.
+* erfc is `1 - erf(x)` for `|x| < 1/2`, `erfc(x)` above and `2 - erfc(-x)`
   below. `erf(+-0) = +-0`, `erf(+-inf) = +-1`, `erfc(-inf) = 2`,
   `erfc(inf) = 0`, NaN stays NaN.
 """
@@ -41,6 +46,13 @@ ERFC_FAR = (
     -7.214163780212402, 12.243154525756836, -9.70708179473877,
 )
 """erfc(x) = exp(-x^2) F(1/x^2) / x, x in [2, 10.06] (fit.py `erfc_far`)."""
+ERF_TAIL = (
+    0.32158535718917847, -0.16362442076206207, 0.07615195959806442, -0.03289593756198883, 0.013383445329964161,
+    -0.0053268070332705975, 0.001921837218105793, -0.00038888174458406866,
+)
+"""erf(x) = 1 - exp(-x^2) M(x - 3/2), x in [1, 3.92] (fit.py `erf_tail`)."""
+ERF_SATURATES = 3.92
+"""erf(x) rounds to 1 in f32 from here up."""
 TWO_OVER_SQRT_PI_HI = 1.128379225730896
 TWO_OVER_SQRT_PI_LO = -5.863538343753305e-08
 
@@ -64,12 +76,22 @@ def _erfc_large(e: Emitter, ax: SSAValue) -> SSAValue:
     far = e.div(e.poly(e.div(e.c(1.0), h), ERFC_FAR), a)
     near = e.poly(e.sub(a, e.c(1.25)), ERFC_NEAR)
     q = e.select(e.cmp("olt", a, e.c(2.0)), near, far)
-    return e.ldexp_exact(e.fma(q, p_lo, q), e.to_int(k))
+    return e.ldexp(e.fma(q, p_lo, q), e.to_int(k))
+
+
+def _erf_tail(e: Emitter, ax: SSAValue) -> SSAValue:
+    """erf(ax) for ax >= 1 (any smaller value clamps to 1, larger ones, inf and NaN to
+    3.92) as `1 - 2^k (m + m p)`, `exp(-x^2) = 2^k (1 + p)`, `m = M(a - 3/2)`."""
+    a = e.min(e.max(ax, e.c(1.0)), e.c(ERF_SATURATES))
+    k, r = reduce_ln2(e, e.neg(e.mul(a, a)))
+    p = expm1_poly(e, r)
+    m = e.poly(e.sub(a, e.c(1.5)), ERF_TAIL)
+    return e.sub(e.c(1.0), e.ldexp(e.fma(m, p, m), e.to_int(k)))
 
 
 def erf(e: Emitter, x: SSAValue) -> SSAValue:
     ax = e.abs(x)
-    large = e.sub(e.c(1.0), _erfc_large(e, e.max(ax, e.c(0.5))))
+    large = _erf_tail(e, ax)
     y = e.select(e.cmp("olt", ax, e.c(1.0)), _erf_small(e, ax), large)
     return e.select(e.is_nan(x), x, e.copysign(y, x))
 

@@ -71,7 +71,7 @@ def expm1_poly(e: Emitter, r: SSAValue) -> SSAValue:
 
 def reduce_ln2(e: Emitter, x: SSAValue) -> tuple[SSAValue, SSAValue]:
     """(k, r) with x = k ln2 + r, k integral (as a float), |r| <= ln2/2."""
-    k = e.roundeven(e.mul(x, e.c(LOG2E_HI)))
+    k = e.rint(e.mul(x, e.c(LOG2E_HI)))
     r = e.fma(e.neg(k), e.c(LN2_HI), x)
     return k, e.fma(e.neg(k), e.c(LN2_LO), r)
 
@@ -80,16 +80,16 @@ def exp(e: Emitter, x: SSAValue) -> SSAValue:
     xc = clamp(e, x, -104.0, 89.0)
     k, r = reduce_ln2(e, xc)
     y = e.add(e.c(1.0), expm1_poly(e, r))
-    return e.select(e.is_nan(x), x, e.ldexp_exact(y, e.to_int(k)))
+    return e.select(e.is_nan(x), x, e.ldexp(y, e.to_int(k)))
 
 
 def exp2(e: Emitter, x: SSAValue) -> SSAValue:
     xc = clamp(e, x, -151.0, 129.0)
-    k = e.roundeven(xc)
+    k = e.rint(xc)
     t = e.sub(xc, k)
     r = e.fma(t, e.c(LN2_HI), e.mul(t, e.c(LN2_LO)))
     y = e.add(e.c(1.0), expm1_poly(e, r))
-    return e.select(e.is_nan(x), x, e.ldexp_exact(y, e.to_int(k)))
+    return e.select(e.is_nan(x), x, e.ldexp(y, e.to_int(k)))
 
 
 def expm1_core(e: Emitter, x: SSAValue) -> SSAValue:

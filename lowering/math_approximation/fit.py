@@ -134,6 +134,9 @@ FITS: dict[str, Fit] = {
     # erfc(x) = exp(-x^2) R(x): R(x) = N(x - 5/4) on [1/2, 2], R(x) = F(1/x^2) / x on [2, 10.06]
     # (erfc underflows beyond); the variables keep Horner's terms from cancelling.
     "erfc_near": Fit(lambda s: _erfcx(s + 1.25), range(11), -0.75, 0.75, lambda s: 1 / _erfcx(s + 1.25)),
+    # erf(x) = 1 - exp(-x^2) M(x - 3/2), x in [1, 3.92] (erf rounds to 1 beyond): erf only needs
+    # erfc to an absolute 2^-24, so the weight is exp(-x^2) (the error in ulps of erf's binade).
+    "erf_tail": Fit(lambda s: _erfcx(s + 1.5), range(8), -0.5, 2.42, lambda s: mpmath.exp(-((s + 1.5) ** 2))),
     "erfc_far": Fit(
         lambda v: _erfcx(1 / mpmath.sqrt(v)) * mpmath.sqrt(v) ** -1, range(8), 1 / 10.06**2, 0.25,
         lambda v: mpmath.sqrt(v) / _erfcx(1 / mpmath.sqrt(v)),

@@ -19,6 +19,7 @@ import mpmath
 import numpy as np
 import pytest
 
+from lowering.math_approximation.builder import native_ldexp_default
 from xla_tools.math_accuracy import (
     FUNCTIONS,
     Function,
@@ -169,4 +170,26 @@ def test_no_libm_calls_left() -> None:
         intrinsics = {op.properties["intrin"].data for op in module.walk() if isinstance(op, llvm.CallIntrinsicOp)}  # pyright: ignore
         assert not calls, f"{f.name}: {calls[0]}"
         allowed = ("llvm.fma", "llvm.fabs", "llvm.copysign", "llvm.floor", "llvm.roundeven", "llvm.sqrt")
+        # llvm.ldexp is vscalefps with AVX-512 and a libm call without: only there (with
+        # llvm.lrint, vcvtps2dq, for its exponent).
+        allowed += ("llvm.ldexp", "llvm.lrint") if native_ldexp_default() else ()
         assert all(i.startswith(allowed) for i in intrinsics), f"{f.name}: {intrinsics}"
+
+
+SCALED = ["exp", "exp2", "erf", "erfc", "logistic", "tanh"]
+"""The functions that scale by 2^k with `Emitter.ldexp`."""
+
+
+@pytest.mark.parametrize("name", SCALED)
+def test_ldexp_forms_agree_bit_for_bit(compiled: dict[str, Compiled], name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`llvm.ldexp` (vscalefps) and the two factors built from bits both round x 2^k once:
+    the same bits everywhere, subnormal results, overflow and the thresholds included."""
+    from lowering.math_approximation import builder
+
+    monkeypatch.setenv("XLA_DIALECT_CACHE", "0")
+    monkeypatch.setattr(builder, "native_ldexp_default", lambda: not native_ldexp_default())
+    other = compile_function(FUNCTIONS[name], N)
+    args = inputs(FUNCTIONS[name], N, seed=5)
+    ours, theirs = compiled[name](*args), other(*args)
+    same = (ours.view(np.uint32) == theirs.view(np.uint32)) | (np.isnan(ours) & np.isnan(theirs))
+    assert same.all(), f"{name}({args[0][~same][0]}): {ours[~same][0]} vs {theirs[~same][0]}"

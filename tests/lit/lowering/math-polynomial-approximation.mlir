@@ -1,4 +1,7 @@
-// RUN: xla-opt %s --split-input-file -p math-polynomial-approximation | FileCheck %s
+// RUN: xla-opt %s --split-input-file -p 'math-polynomial-approximation{ldexp=bits}' | FileCheck %s
+// RUN: xla-opt %s --split-input-file -p 'math-polynomial-approximation{ldexp=native}' | FileCheck %s --check-prefix=NATIVE
+// RUN: not xla-opt %s --split-input-file -p 'math-polynomial-approximation{ldexp=foo}' 2>&1 | FileCheck %s --check-prefix=BAD
+// BAD: error: math-polynomial-approximation: ldexp=foo is not one of auto, native, bits
 // RUN: xla-opt %s --split-input-file -p 'math-polynomial-approximation{functions=tanh}' | FileCheck %s --check-prefix=ONLY
 
 // exp: clamp, Cody-Waite reduction with fmas, the shared expm1 polynomial,
@@ -17,6 +20,17 @@
 // CHECK:         func.return
 // ONLY-LABEL: func.func @exp_f32
 // ONLY:         math.exp
+// ldexp=native: k by llvm.lrint (vcvtps2dq) and back, one llvm.ldexp (vscalefps on
+// AVX-512) scales by 2^k instead of the factors built from bits.
+// NATIVE-LABEL: func.func @exp_f32
+// NATIVE-NOT:     math.roundeven
+// NATIVE:         %[[K:.*]] = llvm.call_intrinsic "llvm.lrint.i32.f32"({{.*}}) : (f32) -> i32
+// NATIVE-NEXT:    arith.sitofp %[[K]] : i32 to f32
+// NATIVE-NOT:     arith.fptosi
+// NATIVE-NOT:     arith.shli
+// NATIVE:         llvm.call_intrinsic "llvm.ldexp.f32.i32"({{.*}}, %[[K]]) : (f32, i32) -> f32
+// NATIVE-NOT:     arith.shli
+// NATIVE:         func.return
 func.func @exp_f32(%x: f32) -> f32 {
   %0 = math.exp %x : f32
   func.return %0 : f32
@@ -32,6 +46,8 @@ func.func @exp_f32(%x: f32) -> f32 {
 // CHECK:         arith.fptosi {{.*}} : vector<16xf32> to vector<16xi32>
 // CHECK:         arith.bitcast {{.*}} : vector<16xi32> to vector<16xf32>
 // CHECK:         arith.select {{.*}} : vector<16xf32>
+// NATIVE-LABEL: func.func @exp_vector
+// NATIVE:         llvm.call_intrinsic "llvm.ldexp.v16f32.v16i32"({{.*}}) : (vector<16xf32>, vector<16xi32>) -> vector<16xf32>
 func.func @exp_vector(%x: vector<16xf32>) -> vector<16xf32> {
   %0 = math.exp %x : vector<16xf32>
   func.return %0 : vector<16xf32>
@@ -58,14 +74,28 @@ func.func @log_f32(%x: f32) -> f32 {
 
 // -----
 
-// tanh: odd polynomial for small |x|, expm1 quotient above, copysign.
+// tanh: odd polynomial for small |x|, above `1 - 2 / (1 + e^(2|x|))` with `1 + e^(2|x|)`
+// one fma `t p + (1 + t)`, copysign.
 // CHECK-LABEL: func.func @tanh_vector
 // CHECK-NOT:     math.tanh
 // CHECK:         math.absf {{.*}} : vector<16xf32>
-// CHECK:         arith.divf {{.*}} : vector<16xf32>
+// CHECK:         %[[A:.*]] = arith.select
+// CHECK:         arith.addf %[[A]], %[[A]] : vector<16xf32>
+// CHECK:         %[[T:.*]] = arith.bitcast {{.*}} : vector<16xi32> to vector<16xf32>
+// CHECK:         %[[TWO:.*]] = arith.constant dense<2.000000e+00> : vector<16xf32>
+// CHECK:         %[[ONE_T:.*]] = arith.addf %{{.*}}, %[[T]] : vector<16xf32>
+// CHECK-NEXT:    %[[DEN:.*]] = math.fma %[[T]], %{{.*}}, %[[ONE_T]] : vector<16xf32>
+// CHECK-NEXT:    arith.divf %[[TWO]], %[[DEN]] : vector<16xf32>
 // CHECK:         math.copysign {{.*}} : vector<16xf32>
 // ONLY-LABEL: func.func @tanh_vector
 // ONLY-NOT:     math.tanh
+// ldexp=native: t = 2^k is ldexp(1, k), k by lrint.
+// NATIVE-LABEL: func.func @tanh_vector
+// NATIVE:         %[[K:.*]] = llvm.call_intrinsic "llvm.lrint.v16i32.v16f32"
+// NATIVE:         %[[ONE:.*]] = arith.constant dense<1.000000e+00> : vector<16xf32>
+// NATIVE:         %[[T:.*]] = llvm.call_intrinsic "llvm.ldexp.v16f32.v16i32"(%[[ONE]], %[[K]])
+// NATIVE:         math.fma %[[T]], {{.*}} : vector<16xf32>
+// NATIVE:         arith.divf
 func.func @tanh_vector(%x: vector<16xf32>) -> vector<16xf32> {
   %0 = math.tanh %x : vector<16xf32>
   func.return %0 : vector<16xf32>
@@ -83,6 +113,24 @@ func.func @tanh_vector(%x: vector<16xf32>) -> vector<16xf32> {
 // CHECK:         func.return
 func.func @sin_f32(%x: f32) -> f32 {
   %0 = math.sin %x : f32
+  func.return %0 : f32
+}
+
+// -----
+
+// erf: x P(x^2) below 1, `1 - exp(-x^2) M(|x| - 3/2)` on [1, 3.92] above (erf is 1
+// beyond): no division (erfc's tail has two).
+// CHECK-LABEL: func.func @erf_f32
+// CHECK-NOT:     arith.divf
+// CHECK:         arith.constant 3.920000e+00 : f32
+// CHECK-NOT:     arith.divf
+// CHECK:         arith.constant -0.000388881745 : f32
+// CHECK-NOT:     arith.divf
+// CHECK:         math.copysign
+// CHECK-NOT:     arith.divf
+// CHECK:         func.return
+func.func @erf_f32(%x: f32) -> f32 {
+  %0 = math.erf %x : f32
   func.return %0 : f32
 }
 
