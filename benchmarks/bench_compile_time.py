@@ -1,12 +1,13 @@
 """Compile time against program size: per-stage times, growth exponents, XLA's compile time.
 
     python benchmarks/bench_compile_time.py [--sizes 300,1000,3000,10000] [--kinds chain,mlp,transformer]
-                                            [--opt-level 3] [--budget 600] [--profile FILE]
+                                            [--opt-level 3] [--budget 600] [--clock cpu] [--profile FILE]
 
 For each kind of program and each size (the number of ops of the exported module), the
 program is compiled by `compile()` with a `TimingReport` (the disk cache off), and the
 table gives, per stage (every pass of `lower-to-llvm`, then the LLVM phases:
-translation, parsing, optimization, MCJIT code generation), the wall seconds at each
+translation, parsing, optimization, MCJIT code generation), the wall (or, `--clock cpu`,
+CPU) seconds at each
 size and the fitted growth exponent (least squares of log time on log size), then the
 total, the total CPU time and, when JAX imports, `jax.jit(f).lower(*args).compile()`'s
 wall time and our total over it.
@@ -239,7 +240,12 @@ def run_kind(kind: str, sizes: list[int], opt_level: int, budget: float, profile
     return runs
 
 
-def print_table(kind: str, runs: list[Run]) -> None:
+def _stage_time(report: TimingReport, name: str, clock: str) -> float:
+    phase = report.phases.get(name)
+    return 0.0 if phase is None else (phase.cpu if clock == "cpu" else phase.wall)
+
+
+def print_table(kind: str, runs: list[Run], clock: str = "wall") -> None:
     if not runs:
         return
     sizes = [r.ops for r in runs]
@@ -248,7 +254,7 @@ def print_table(kind: str, runs: list[Run]) -> None:
         stages += [name for name in r.report.phases if name not in stages]
     width = max(len(s) for s in stages + ["stage"])
     head = f"{'stage':<{width}}" + "".join(f"{n:>10}" for n in sizes) + f"{'exponent':>10}"
-    print(f"\n{kind} (wall seconds; columns: ops)")
+    print(f"\n{kind} ({clock} seconds; columns: ops)")
     print(head)
     print("-" * len(head))
 
@@ -259,7 +265,7 @@ def print_table(kind: str, runs: list[Run]) -> None:
         print(f"{name:<{width}}{cells}{exp:10.2f}")
 
     for name in stages:
-        row(name, [r.report.wall(name) for r in runs])
+        row(name, [_stage_time(r.report, name, clock) for r in runs])
     print("-" * len(head))
     row("total", [r.report.total_wall for r in runs])
     row("total CPU", [r.total_cpu for r in runs])
@@ -276,6 +282,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--kinds", default="chain,mlp,transformer", help="chain, mlp, transformer (default: all)")
     p.add_argument("--opt-level", type=int, default=3, help="LLVM optimization level (default 3)")
     p.add_argument("--budget", type=float, default=600.0, help="skip sizes predicted to take longer (s)")
+    p.add_argument("--clock", choices=("wall", "cpu"), default="wall",
+                   help="the stage table's clock: wall, or CPU (steadier on a shared machine)")
     p.add_argument("--profile", help="write a cProfile of the last compile of each kind to FILE.<kind>")
     args = p.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]
@@ -286,7 +294,7 @@ def main(argv: list[str] | None = None) -> int:
     for kind in kinds:
         print(f"{kind}:", flush=True)
         runs = run_kind(kind, sizes, args.opt_level, args.budget, f"{args.profile}.{kind}" if args.profile else None)
-        print_table(kind, runs)
+        print_table(kind, runs, args.clock)
         print(flush=True)
     return 0
 

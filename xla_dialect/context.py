@@ -9,7 +9,9 @@ instead of stopping at the first.
 
 from __future__ import annotations
 
+import re
 import struct
+from bisect import bisect_right
 from dataclasses import dataclass
 
 from xdsl.context import Context
@@ -28,7 +30,20 @@ class LocatingParser(Parser):
     line_offset: int = 0
 
     def __init__(self, ctx: Context, input: str, name: str = "<unknown>") -> None:
-        super().__init__(ctx, blank_location_aliases(input), name)
+        text = blank_location_aliases(input)
+        super().__init__(ctx, text, name)
+        self._name = StringAttr(name)
+        self._line_ends: list[int] | None = None
+        self._text = text
+
+    def _line_col(self, pos: int) -> tuple[int, int]:
+        """The 1-based line and column of `pos`, by bisection in the line ends found
+        once (xDSL's `Span.get_location` counts the newlines before each op: quadratic)."""
+        if self._line_ends is None:
+            self._line_ends = [m.start() for m in re.finditer("\n", self._text)]
+        line = bisect_right(self._line_ends, pos - 1)
+        start = self._line_ends[line - 1] + 1 if line else 0
+        return line + 1, pos - start + 1
 
     def parse_operation(self) -> Operation:
         span = self._current_token.span  # pyright: ignore[reportPrivateUsage]
@@ -43,12 +58,8 @@ class LocatingParser(Parser):
             what = "a value out of range for its type" if isinstance(err, struct.error) else type(err).__name__
             self.raise_error(f"malformed operation: {what}: {err}", span.start, self.pos)
         if isinstance(op.location, UnknownLoc):
-            where = span.get_location()
-            op.location = FileLineColLoc(
-                StringAttr(str(where.file)),
-                IntAttr(where.line + self.line_offset),
-                IntAttr(where.col),
-            )
+            line, col = self._line_col(span.start)
+            op.location = FileLineColLoc(self._name, IntAttr(line + self.line_offset), IntAttr(col))
         return op
 
 

@@ -221,6 +221,12 @@ def _outline_loop_nests() -> type[ModulePass]:
     return OutlineLoopNestsPass
 
 
+def _split_large_functions() -> type[ModulePass]:
+    from lowering.split_large_functions import SplitLargeFunctionsPass
+
+    return SplitLargeFunctionsPass
+
+
 def _merge_identical_functions() -> type[ModulePass]:
     from lowering.merge_identical_functions import MergeIdenticalFunctionsPass
 
@@ -314,6 +320,7 @@ LOWERING_PASSES: dict[str, PassFactory] = {
     "convert-complex-to-llvm": _complex,
     "convert-vector-to-llvm": _vector,
     "convert-to-llvm": _all,
+    "llvm-split-large-functions": _split_large_functions,
 }
 """The lowering's passes, by name."""
 
@@ -355,6 +362,7 @@ LOWER_TO_LLVM: tuple[str, ...] = (
     "convert-parallel-loops-to-calls",
     "lower-scf-to-cf",
     "convert-to-llvm",
+    "llvm-split-large-functions",
 )
 
 PIPELINES: dict[str, tuple[str, ...]] = {"lower-to-llvm": LOWER_TO_LLVM}

@@ -442,7 +442,8 @@ def pack_contraction(c: Contraction, tiles: Tiles) -> None:
             window = allocs[-1].memref
     entry = function.body.block
     Rewriter.insert_op(allocs, InsertPoint.at_start(entry))
-    for ret in [o for o in entry.ops if isinstance(o, func.ReturnOp)]:
+    ret = entry.last_op  # (a return is its block's terminator: no scan of the block)
+    if isinstance(ret, func.ReturnOp):
         Rewriter.insert_op([memref.DeallocOp.get(x) for x in allocs], InsertPoint.before(ret))
     buffers = iter(x.memref for x in allocs)
     zero = _zero(c.acc_type)

@@ -48,35 +48,33 @@ class XlaOp(IRDLOperation):
                 and element_type_of(have) == element_type_of(want)
                 and shapes_compatible(shape_of(have), shape_of(want))
             )
-            name = "result type" if len(declared) == 1 else f"result #{index} type"
-            require(ok, f"{name} {format_type(have)} does not match the inferred {format_type(want)}")
+            if not ok:  # (messages are formatted only when a check fails: verifying is per op)
+                name = "result type" if len(declared) == 1 else f"result #{index} type"
+                require(ok, f"{name} {format_type(have)} does not match the inferred {format_type(want)}")
 
 
 def check_tensor(value_name: str, t: Attribute) -> None:
-    require(
-        is_tensor(t) and is_element_type(element_type_of(t)),
-        f"{value_name} must be a tensor of a primitive type, got {format_type(t)}",
-    )
+    if not (is_tensor(t) and is_element_type(element_type_of(t))):
+        require(False, f"{value_name} must be a tensor of a primitive type, got {format_type(t)}")
 
 
 def check_element_class(value_name: str, t: Attribute, type_class: str) -> None:
     """The element type of `t` belongs to one of the spec's classes (`ELEMENT_TYPE_CLASSES`)."""
     description, predicate = ELEMENT_TYPE_CLASSES[type_class]
     element = element_type_of(t) if is_tensor(t) else t
-    require(
-        callable(predicate) and bool(predicate(element)),  # pyright: ignore
-        f"{value_name} element type {format_type(element)} is not {description}",
-    )
+    if not (callable(predicate) and bool(predicate(element))):  # pyright: ignore
+        require(False, f"{value_name} element type {format_type(element)} is not {description}")
 
 
 def check_same_element_type(names: Sequence[str], types: Sequence[Attribute]) -> None:
     first = element_type_of(types[0])
     for name, t in zip(names[1:], types[1:]):
-        require(
-            element_type_of(t) == first,
-            f"{name} element type {format_type(element_type_of(t))} differs from "
-            f"{names[0]} element type {format_type(first)}",
-        )
+        if element_type_of(t) != first:
+            require(
+                False,
+                f"{name} element type {format_type(element_type_of(t))} differs from "
+                f"{names[0]} element type {format_type(first)}",
+            )
 
 
 def check_dims_in_range(name: str, dims: Sequence[int], rank: int, unique: bool = True) -> None:

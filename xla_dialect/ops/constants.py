@@ -58,16 +58,15 @@ class ConstantOp(XlaOp):
 
     def verify_(self) -> None:
         value_type = self.value.type
-        require(
-            is_tensor(value_type),
-            f"value must have a tensor type, got {format_type(value_type)}",
-        )
+        if not is_tensor(value_type):
+            require(False, f"value must have a tensor type, got {format_type(value_type)}")
         check_tensor("value", value_type)
-        require(
-            self.output.type == value_type,
-            f"result type {format_type(self.output.type)} differs from the value's type "
-            f"{format_type(value_type)}",
-        )
+        if self.output.type != value_type:
+            require(
+                False,
+                f"result type {format_type(self.output.type)} differs from the value's type "
+                f"{format_type(value_type)}",
+            )
 
     @classmethod
     def parse(cls, parser: Parser) -> ConstantOp:

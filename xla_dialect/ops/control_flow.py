@@ -100,20 +100,18 @@ def check_region(
             f"{name} must take {len(arg_types)} arguments, takes {len(args)}",
         )
         for i, (have, want) in enumerate(zip(args, arg_types)):
-            require(
-                have == want,
-                f"{name} argument #{i} has type {format_type(have)}, expected {format_type(want)}",
-            )
+            if have != want:
+                message = f"{name} argument #{i} has type {format_type(have)}, expected {format_type(want)}"
+                require(False, message)
     if result_types is not None:
         require(
             len(results) == len(result_types),
             f"{name} must return {len(result_types)} values, returns {len(results)}",
         )
         for i, (have, want) in enumerate(zip(results, result_types)):
-            require(
-                have == want,
-                f"{name} result #{i} has type {format_type(have)}, expected {format_type(want)}",
-            )
+            if have != want:
+                message = f"{name} result #{i} has type {format_type(have)}, expected {format_type(want)}"
+                require(False, message)
     return args, results
 
 

@@ -1,0 +1,265 @@
+"""`llvm-split-large-functions`: a function of one long block becomes a chain of calls
+of parts, each a slice of the block, that pass values through a frame on the stack.
+
+After `outline-loop-nests` the entry of a large program is one block of thousands of
+calls (allocations, kernels, frees), and every buffer is allocated at its top and freed
+at its bottom, so thousands of pointers are live across the whole block. LLVM's code
+generator handles one such block in superlinear time (the instruction scheduler's DAG
+per block and the register allocator's interference with every call's clobbers grow
+with the block and the values live across it): 3 of the 4 s LLVM spent on a 10,000-op
+transformer went to that one function. Split into parts of at most `max_ops` ops, each
+part is compiled in time proportional to its size and the values a part hands to a
+later one live in memory, not registers:
+
+    llvm.func @main(%a: !llvm.ptr) {           llvm.func @main(%a: !llvm.ptr) {
+      %b = llvm.call @aligned_alloc(...)         %f = llvm.alloca %n x !llvm.ptr // the frame
+      llvm.call @k0(%a, %b)              ->      llvm.store %a, %f[0]
+      ...                                        llvm.call @main.part0(%f)
+      llvm.call @free(%b)                        llvm.call @main.part1(%f)
+      llvm.return                                llvm.return
+    }                                          }
+                                               llvm.func internal @main.part0(%f) noinline {
+                                                 %a = llvm.load %f[0]
+                                                 %b = llvm.call @aligned_alloc(...)
+                                                 llvm.store %b, %f[8]  ...
+
+Constants (and addresses of globals) are not passed: each part that uses one makes
+its own copy. Stack allocations stay in the function (a part's would end with it),
+and so do the values the return uses. Only functions of one block whose values
+crossing a cut are pointers, integers, floats or vectors of 1 to 64 bytes (a power
+of two) are split, and
+none using `llvm.intr.stacksave`/`stackrestore` (their pairing spans the parts). The
+parts are `noinline`, so LLVM's inliner does not put the block back together; what
+each computes, and in which order, is unchanged.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects import llvm
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    IntegerAttr,
+    IntegerType,
+    ModuleOp,
+    StringAttr,
+    UnitAttr,
+    VectorType,
+    i64,
+)
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.passes import ModulePass
+
+PTR = llvm.LLVMPointerType()
+
+REMATERIALIZED = (
+    llvm.ConstantOp,
+    llvm.AddressOfOp,
+    llvm.ZeroOp,
+    llvm.UndefOp,
+)
+"""Ops each part copies instead of reading their value from the frame."""
+
+FRAME_ALIGNMENT = 64
+
+
+def _element_bytes(t: Attribute) -> int | None:
+    """The bytes LLVM allocates for a value of type `t` (None: not passed through the
+    frame): a pointer, an integer of 1 to 64 bits, a float, or a vector of a power of
+    two bytes up to 64."""
+    if isinstance(t, llvm.LLVMPointerType):
+        return 8
+    if isinstance(t, IntegerType):
+        return {1: 1, 8: 1, 16: 2, 32: 4, 64: 8}.get(t.width.data)
+    if isinstance(t, AnyFloat):
+        return {16: 2, 32: 4, 64: 8}.get(t.bitwidth)
+    if isinstance(t, VectorType):
+        element = t.get_element_type()
+        bits = element.width.data if isinstance(element, IntegerType) else getattr(element, "bitwidth", None)
+        if bits not in (8, 16, 32, 64):
+            return None
+        size = bits // 8 * t.element_count()
+        return size if size in (1, 2, 4, 8, 16, 32, 64) else None
+    return None
+
+
+def _splittable(block: Block) -> bool:
+    for op in block.ops:
+        if op.regions or op.successors or "stacksave" in op.name or "stackrestore" in op.name:
+            return False
+        if op.name == "llvm.intr.vastart" or op.name.startswith("llvm.va_"):
+            return False
+    return isinstance(block.last_op, llvm.ReturnOp)
+
+
+@dataclass
+class _Part:
+    ops: list[Operation]
+    inputs: list[SSAValue]
+    """Values defined elsewhere (not rematerialized) that the part's ops read, in order of use."""
+
+
+def _gep(frame: SSAValue, offset: int, t: Attribute) -> llvm.GEPOp:
+    """The address of the slot at byte `offset` (a multiple of `t`'s size), as an
+    element index of type `t` (llvmlite's IR still has typed pointers: an `i8` GEP
+    could not be stored through)."""
+    size = _element_bytes(t)
+    assert size is not None and offset % size == 0
+    return llvm.GEPOp(frame, [offset // size], t, inbounds=True)
+
+
+def split_function(func_op: llvm.FuncOp, max_ops: int, taken: set[str]) -> list[llvm.FuncOp]:
+    """Split `func_op` (in place) into parts of at most `max_ops` ops; returns the
+    parts, or [] when it is small or not splittable."""
+    if len(func_op.body.blocks) != 1:
+        return []
+    block = func_op.body.block
+    ops = list(block.ops)
+    if len(ops) <= max_ops or not _splittable(block):
+        return []
+    terminator = ops[-1]
+    stays = [op for op in ops[:-1] if isinstance(op, llvm.AllocaOp)]
+    movable = [op for op in ops[:-1] if not isinstance(op, (llvm.AllocaOp, *REMATERIALIZED))]
+    for alloca in stays:
+        if not all(isinstance(v.owner, REMATERIALIZED) for v in alloca.operands):
+            return []
+    chunks = [movable[i : i + max_ops] for i in range(0, len(movable), max_ops)]
+    if len(chunks) < 2:
+        return []
+    part_of: dict[Operation, int] = {op: i for i, chunk in enumerate(chunks) for op in chunk}
+
+    def crosses(value: SSAValue, reader: int) -> bool:
+        owner = value.owner
+        if isinstance(owner, Operation) and isinstance(owner, REMATERIALIZED):
+            return False
+        return part_of.get(owner) != reader if isinstance(owner, Operation) else True
+
+    parts: list[_Part] = []
+    slots: dict[SSAValue, int] = {}
+    frame_size = 0
+    for index, chunk in enumerate(chunks):
+        inputs: dict[SSAValue, None] = {}
+        for op in chunk:
+            for value in op.operands:
+                if crosses(value, index):
+                    inputs.setdefault(value)
+        parts.append(_Part(chunk, list(inputs)))
+    returned = [v for v in terminator.operands if isinstance(v.owner, Operation) and v.owner in part_of]
+    for value in [*(v for p in parts for v in p.inputs), *returned]:
+        if value in slots:
+            continue
+        size = _element_bytes(value.type)
+        if size is None:
+            return []
+        slot = max(size, 8)
+        frame_size = -(-frame_size // slot) * slot
+        slots[value] = frame_size
+        frame_size += slot
+    # (a value is written by the part defining it, or by the function before the calls)
+    # The function's new body: its constants' copies for the allocas, the allocas, the
+    # frame, the stores of its own values, the calls, the loads of what it returns.
+    base = func_op.sym_name.data
+    names: list[str] = []
+    for i in range(len(parts)):
+        name = f"{base}.part{i}"
+        while name in taken:
+            name += "_"
+        taken.add(name)
+        names.append(name)
+    for op in ops[:-1]:
+        op.detach()
+    head: list[Operation] = []
+    copies: dict[SSAValue, SSAValue] = {}
+
+    def copy_into(value: SSAValue, out: list[Operation], seen: dict[SSAValue, SSAValue]) -> SSAValue:
+        owner = value.owner
+        assert isinstance(owner, Operation)
+        if value not in seen:
+            clone = owner.clone()
+            out.append(clone)
+            seen[value] = clone.results[value.index]
+        return seen[value]
+
+    for alloca in stays:
+        for i, value in enumerate(alloca.operands):
+            alloca.operands[i] = copy_into(value, head, copies)  # pyright: ignore[reportIndexIssue]
+        head.append(alloca)
+    # (an array of pointers: llvmlite gives its address an opaque type, as its slots')
+    size = llvm.ConstantOp(IntegerAttr(max(-(-frame_size // 8), 1), i64), i64)
+    frame = llvm.AllocaOp(size.result, PTR, alignment=FRAME_ALIGNMENT)
+    head += [size, frame]
+    for value, offset in slots.items():
+        owner = value.owner
+        if not isinstance(owner, Operation) or owner not in part_of:  # an argument or an alloca
+            gep = _gep(frame.res, offset, value.type)
+            head += [gep, llvm.StoreOp(value, gep.result)]
+    for name in names:
+        head.append(llvm.CallOp(name, frame.res))
+    for value in returned:
+        gep = _gep(frame.res, slots[value], value.type)
+        load = llvm.LoadOp(gep.result, value.type)
+        head += [gep, load]
+        terminator.operands = [load.dereferenced_value if v is value else v for v in terminator.operands]
+    for value in terminator.operands:
+        if isinstance(value.owner, REMATERIALIZED):
+            terminator.operands = [copy_into(value, head, copies) if v is value else v for v in terminator.operands]
+    block.insert_ops_before(head, terminator)
+
+    functions: list[llvm.FuncOp] = []
+    for part, name in zip(parts, names):
+        body = Block(arg_types=[PTR])
+        part_frame = body.args[0]
+        prologue: list[Operation] = []
+        local: dict[SSAValue, SSAValue] = {}
+        for value in part.inputs:
+            gep = _gep(part_frame, slots[value], value.type)
+            load = llvm.LoadOp(gep.result, value.type)
+            prologue += [gep, load]
+            local[value] = load.dereferenced_value
+        rematerialized: dict[SSAValue, SSAValue] = {}
+        for op in part.ops:
+            for i, value in enumerate(op.operands):
+                if value in local:
+                    op.operands[i] = local[value]  # pyright: ignore[reportIndexIssue]
+                elif isinstance(value.owner, REMATERIALIZED):
+                    op.operands[i] = copy_into(value, prologue, rematerialized)  # pyright: ignore[reportIndexIssue]
+        body.add_ops(prologue)
+        body.add_ops(part.ops)
+        for op in part.ops:
+            for result in op.results:
+                if result in slots:
+                    gep = _gep(part_frame, slots[result], result.type)
+                    body.add_ops([gep, llvm.StoreOp(result, gep.result)])
+        body.add_op(llvm.ReturnOp())
+        functions.append(
+            llvm.FuncOp(
+                name,
+                llvm.LLVMFunctionType([PTR], llvm.LLVMVoidType()),
+                linkage=llvm.LinkageAttr("internal"),
+                body=Region(body),
+                other_props={"no_inline": UnitAttr()},
+            )
+        )
+    return functions
+
+
+@dataclass(frozen=True)
+class SplitLargeFunctionsPass(ModulePass):
+    """Functions of one block longer than `max_ops` ops → calls of parts."""
+
+    name = "llvm-split-large-functions"
+
+    max_ops: int = 512
+    """The most ops a part holds (not counting its frame loads and stores)."""
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        taken = {o.sym_name.data for o in op.ops if isinstance(getattr(o, "sym_name", None), StringAttr)}  # pyright: ignore
+        for func_op in [o for o in op.ops if isinstance(o, llvm.FuncOp)]:
+            parts = split_function(func_op, self.max_ops, taken)
+            if parts:
+                op.body.block.insert_ops_after(parts, func_op)
+
+
+__all__ = ["SplitLargeFunctionsPass", "split_function"]
