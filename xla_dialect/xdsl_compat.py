@@ -79,6 +79,7 @@ def install_hex_float_literals() -> None:
     AttrParser._parse_optional_complex = parse_optional_complex  # pyright: ignore
     element_cls._xla_hex_floats = True  # pyright: ignore[reportAttributeAccessIssue]
 
+
 def install_rank0_reshapes() -> None:
     """Accept MLIR's rank-0 reshape: `tensor.expand_shape %x [] output_shape [1, 1]`
     from a `tensor<f32>` has no reassociation groups, and every expanded dimension
