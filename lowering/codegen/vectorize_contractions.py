@@ -36,6 +36,7 @@ sum. So results differ from the unfused loop by at most one rounding per term.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -48,6 +49,8 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     ModuleOp,
+    NoneAttr,
+    StridedLayoutAttr,
     VectorType,
 )
 from xdsl.dialects.linalg.attrs import IteratorType
@@ -279,14 +282,41 @@ def parallel_parts(pc: PackedContraction, mb: int, nb: int) -> tuple[int, int]:
     return pm, pn
 
 
+def balanced_depth(k: int, kc: int) -> int:
+    """The k block depth: as few blocks as `kc` allows, of equal depth (rounded up to
+    16, which keeps bf16 pairs whole). A last block much shallower than the others
+    would store and reload the register tiles for few FMAs: K = 576 (a 3x3x64
+    convolution) runs as 2 x 288, not 512 + 64."""
+    if k <= kc:
+        return k
+    blocks = -(-k // kc)
+    depth = -(-k // blocks)
+    return min(kc, depth + -depth % 16)
+
+
+def _rows_adjacent(panels: SSAValue) -> bool:
+    """Whether the k rows of each panel of `panels` (`[b, n1, k, n0(, pair)]`) follow
+    one another in memory, as in a packed buffer, rather than lie far apart, as in an
+    operand read in place through a strided view."""
+    t = panels.type
+    assert isinstance(t, MemRefType)
+    if isinstance(t.layout, NoneAttr):
+        return True
+    if not isinstance(t.layout, StridedLayoutAttr):
+        return False
+    strides = t.layout.get_strides()
+    shape = t.get_shape()
+    return strides[2] == math.prod(shape[3:])
+
+
 def emit_blocked_loops(e: Emitter, pc: PackedContraction, target: Target) -> scf.ParallelOp:
     """The loop nest around the micro-kernel (see the module docstring)."""
     bits = pc.element.bitwidth  # pyright: ignore[reportAttributeAccessIssue]
     lanes = target.lanes(bits)
-    kc, mc, nc = target.cache_blocks(bits)
+    kc, mc, nc = target.cache_blocks(bits, packed=_rows_adjacent(pc.b4))
     mb = max(1, mc // pc.mr)
     nb = max(1, nc // pc.nr)
-    kc = min(kc, pc.k)
+    kc = balanced_depth(pc.k, kc)
     pm, pn = parallel_parts(pc, mb, nb)
     m_parts, n_parts = -(-pc.m1 // pm), -(-pc.n1 // pn)
     edges = pc.m % pc.mr != 0 or pc.n % pc.nr != 0
