@@ -63,6 +63,8 @@ CASES = [
     Case("mm_tiny", "mk,kn->mn", {"m": 1, "k": 1, "n": 1}, packed=False),
     Case("mm_k1", "mk,kn->mn", {"m": 40, "k": 1, "n": 70}, packed=False),
     Case("mm_narrow_n", "mk,kn->mn", {"m": 101, "k": 33, "n": 17}),
+    Case("mm_shallow_t_rhs", "mk,nk->mn", {"m": 53, "k": 10, "n": 70}),
+    Case("mm_k5", "mk,kn->mn", {"m": 67, "k": 5, "n": 131}),
     Case("mm_long_k", "mk,kn->mn", {"m": 9, "k": 700, "n": 20}),
     Case("mm_t_lhs", "km,kn->mn", {"m": 45, "k": 64, "n": 70}),
     Case("mm_t_rhs", "mk,nk->mn", {"m": 45, "k": 64, "n": 70}),

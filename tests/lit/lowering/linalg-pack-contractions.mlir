@@ -151,3 +151,30 @@ func.func @kept(%a: memref<8x8xf32>, %b: memref<8x8xf32>, %c: memref<8x8xf32>, %
   }
   func.return
 }
+
+// -----
+
+// K = 10 with B transposed (C[m, n] += A[m, k] * B[n, k]: an MLP's output layer,
+// backwards) is packed: B4's 64-column panels read B[n, k] once, so the micro-kernel
+// never loads with a stride of 10. K = 3 keeps the simple path.
+// CHECK-LABEL: func.func @shallow
+// CHECK:         memref.alloc() {alignment = 64 : i64} : memref<1x32x10x4xf32>
+// CHECK:         memref.alloc() {alignment = 64 : i64} : memref<1x8x10x64xf32>
+// CHECK:         memref.load %b[%{{.*}}, %{{.*}}] : memref<512x10xf32>
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : memref<1x32x10x4xf32{{.*}}>, memref<1x8x10x64xf32{{.*}}>)
+// CHECK:         linalg.generic {{.*}} ins(%d, %e : memref<128x3xf32>, memref<3x512xf32>) outs(%f : memref<128x512xf32>)
+func.func @shallow(%a: memref<128x10xf32>, %b: memref<512x10xf32>, %c: memref<128x512xf32>, %d: memref<128x3xf32>, %e: memref<3x512xf32>, %f: memref<128x512xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%a, %b : memref<128x10xf32>, memref<512x10xf32>) outs(%c : memref<128x512xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%d, %e : memref<128x3xf32>, memref<3x512xf32>) outs(%f : memref<128x512xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  func.return
+}
