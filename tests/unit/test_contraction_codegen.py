@@ -69,6 +69,7 @@ CASES = [
     Case("mm_t_lhs", "km,kn->mn", {"m": 45, "k": 64, "n": 70}),
     Case("mm_t_rhs", "mk,nk->mn", {"m": 45, "k": 64, "n": 70}),
     Case("mm_t_both", "km,nk->mn", {"m": 31, "k": 65, "n": 66}),
+    Case("mm_t_rhs_tiled", "mk,nk->mn", {"m": 40, "k": 48, "n": 80}),
     Case("batch_leading", "bmk,bkn->bmn", {"b": 3, "m": 20, "k": 30, "n": 40}),
     Case("batch_middle", "qhd,khd->hqk", {"q": 33, "h": 3, "d": 16, "k": 35}),
     Case("batch_last", "mkb,knb->bmn", {"m": 41, "k": 29, "n": 53, "b": 2}),

@@ -178,3 +178,24 @@ func.func @shallow(%a: memref<128x10xf32>, %b: memref<512x10xf32>, %c: memref<12
   }
   func.return
 }
+
+// -----
+
+// B read as B[n, k] (n strided, k contiguous; both multiples of 8): B is first
+// copied transposed into a K x N scratch (an element-wise generic that
+// linalg-tile-transposes runs 8 x 8 tile by tile), and B4 is packed from the copy,
+// reading its rows contiguously rather than gathering 64 rows a row apart.
+// CHECK-LABEL: func.func @transposed_rhs
+// CHECK:         %[[T:.*]] = memref.alloc() {alignment = 64 : i64} : memref<64x80xf32>
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%b : memref<80x64xf32>) outs(%[[T]] : memref<64x80xf32>)
+// CHECK:         memref.load %[[T]][%{{.*}}, %{{.*}}] : memref<64x80xf32>
+// CHECK:         memref.dealloc %[[T]] : memref<64x80xf32>
+func.func @transposed_rhs(%a: memref<40x64xf32>, %b: memref<80x64xf32>, %c: memref<40x80xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%a, %b : memref<40x64xf32>, memref<80x64xf32>) outs(%c : memref<40x80xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  func.return
+}
