@@ -36,6 +36,7 @@ sum. So results differ from the unfused loop by at most one rounding per term.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -45,14 +46,17 @@ from xdsl.dialects.builtin import (
     BFloat16Type,
     Float32Type,
     Float64Type,
+    FloatAttr,
     IntegerType,
     MemRefType,
     ModuleOp,
+    NoneAttr,
+    StridedLayoutAttr,
     VectorType,
 )
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import GenericOp, YieldOp
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
@@ -155,13 +159,18 @@ TileIndex = Callable[[Emitter, int, int], list[SSAValue]]
 
 def _micro_kernel(
     e: Emitter, pc: PackedContraction, lanes: int, b: SSAValue, m1: SSAValue, n1: SSAValue,
-    k_lo: SSAValue | int, k_hi: SSAValue | int, tile: SSAValue, tile_index: TileIndex,
+    k_lo: SSAValue | int, k_hi: SSAValue | int, tile: SSAValue, tile_index: TileIndex, first: bool = False,
 ) -> None:
-    """tile += A4[b, m1, k_lo:k_hi] . B4[b, n1, k_lo:k_hi], accumulating in vector registers."""
+    """tile += A4[b, m1, k_lo:k_hi] . B4[b, n1, k_lo:k_hi], accumulating in vector registers;
+    tile = ... instead when `first` (the tile's zeros are not loaded)."""
     vt = VectorType(pc.element, [lanes])
     nv = pc.nr // lanes
     positions = [(r, v * lanes) for r in range(pc.mr) for v in range(nv)]
-    acc0 = [e.value(vector.LoadOp(tile, tile_index(e, r, j), vt)) for r, j in positions]
+    if first:
+        zero = e.value(vector.BroadcastOp(e.value(arith.ConstantOp(FloatAttr(0.0, pc.element))), vt))  # pyright: ignore[reportArgumentType]
+        acc0 = [zero] * len(positions)
+    else:
+        acc0 = [e.value(vector.LoadOp(tile, tile_index(e, r, j), vt)) for r, j in positions]
 
     def k_step(body: Emitter, k: SSAValue, acc: Sequence[SSAValue]) -> list[SSAValue]:
         row = [body.value(vector.LoadOp(pc.b4, [b, n1, k, body.index(v * lanes)], vt)) for v in range(nv)]
@@ -219,8 +228,9 @@ def _copy_tile(e: Emitter, rows: SSAValue | int, cols: SSAValue | int, source: S
 
 
 def _tile(e: Emitter, pc: PackedContraction, lanes: int, scratch: SSAValue | None, b: SSAValue, m1: SSAValue,
-          n1: SSAValue, k_lo: SSAValue | int, k_hi: SSAValue | int) -> None:
-    """The micro-kernel on C3's tile (m1, n1): in place when whole, through `scratch` at an edge."""
+          n1: SSAValue, k_lo: SSAValue | int, k_hi: SSAValue | int, first: bool = False) -> None:
+    """The micro-kernel on C3's tile (m1, n1): in place when whole, through `scratch` at an edge
+    (copied in unless `first`: then C3 holds no partial sums yet)."""
     row0 = e.muli(m1, pc.mr)
     col0 = e.muli(n1, pc.nr)
 
@@ -232,13 +242,13 @@ def _tile(e: Emitter, pc: PackedContraction, lanes: int, scratch: SSAValue | Non
 
     whole_rows, whole_cols = pc.m // pc.mr, pc.n // pc.nr
     if whole_rows == pc.m1 and whole_cols == pc.n1:
-        _micro_kernel(e, pc, lanes, b, m1, n1, k_lo, k_hi, pc.c3, in_c3)
+        _micro_kernel(e, pc, lanes, b, m1, n1, k_lo, k_hi, pc.c3, in_c3, first)
         return
     assert scratch is not None
     then_block, else_block = Block(), Block()
     then_e, else_e = Emitter(block=then_block), Emitter(block=else_block)
     if whole_rows and whole_cols:
-        _micro_kernel(then_e, pc, lanes, b, m1, n1, k_lo, k_hi, pc.c3, in_c3)
+        _micro_kernel(then_e, pc, lanes, b, m1, n1, k_lo, k_hi, pc.c3, in_c3, first)
     else:
         else_e = e  # every tile overhangs an edge
     rows = else_e.minui(pc.mr, else_e.value(arith.SubiOp(else_e.index(pc.m), else_e.materialize(row0))))
@@ -250,8 +260,9 @@ def _tile(e: Emitter, pc: PackedContraction, lanes: int, scratch: SSAValue | Non
     def scratch_at(em: Emitter, r: SSAValue, j: SSAValue) -> list[SSAValue]:
         return [r, j]
 
-    _copy_tile(else_e, rows, cols, pc.c3, c3_at, scratch, scratch_at)
-    _micro_kernel(else_e, pc, lanes, b, m1, n1, k_lo, k_hi, scratch, in_scratch)
+    if not first:
+        _copy_tile(else_e, rows, cols, pc.c3, c3_at, scratch, scratch_at)
+    _micro_kernel(else_e, pc, lanes, b, m1, n1, k_lo, k_hi, scratch, in_scratch, first)
     _copy_tile(else_e, rows, cols, scratch, scratch_at, pc.c3, c3_at)
     if else_e is e:
         return
@@ -279,14 +290,102 @@ def parallel_parts(pc: PackedContraction, mb: int, nb: int) -> tuple[int, int]:
     return pm, pn
 
 
-def emit_blocked_loops(e: Emitter, pc: PackedContraction, target: Target) -> scf.ParallelOp:
-    """The loop nest around the micro-kernel (see the module docstring)."""
+_VIEWS = (memref.ReinterpretCastOp, memref.SubviewOp)
+
+
+def _is_zero_fill(op: Operation, buffer: SSAValue) -> bool:
+    """Whether `op` is a generic that fills all of `buffer` with a constant zero."""
+    if not isinstance(op, GenericOp) or len(op.inputs) != 1 or list(op.outputs) != [buffer]:
+        return False
+    maps = [m.data for m in op.indexing_maps.data]
+    if maps[0].results or maps[1] != AffineMap.identity(maps[1].num_dims):
+        return False
+    body = list(op.body.block.ops)
+    if len(body) != 1 or not isinstance(body[0], YieldOp) or body[0].operands[0] is not op.body.block.args[0]:
+        return False
+    constant = op.inputs[0].owner
+    return (
+        isinstance(constant, arith.ConstantOp)
+        and isinstance(constant.value, FloatAttr)
+        and constant.value.value.data == 0.0
+        and not math.copysign(1.0, constant.value.value.data) < 0
+    )
+
+
+def _same_extent(x: SSAValue, y: SSAValue) -> bool:
+    tx, ty = x.type, y.type
+    return isinstance(tx, MemRefType) and isinstance(ty, MemRefType) and (
+        math.prod(tx.get_shape()) == math.prod(ty.get_shape())
+    )
+
+
+def zero_fill_before(op: GenericOp, c3: SSAValue) -> GenericOp | None:
+    """The generic filling the buffer `c3` views with +0.0 that is the last op before
+    `op` in its block to touch that buffer (views of it aside), or None. The
+    contraction then starts its tiles from zero and the fill can go: one pass over
+    C fewer (4 MiB of stores for matmul 1024), and no loads of zeros."""
+    root = c3
+    while isinstance(root.owner, memref.ReinterpretCastOp) and list(root.owner.static_offsets.get_values()) == [0]:
+        root = root.owner.source
+    if isinstance(root.owner, memref.SubviewOp) or not _same_extent(root, c3):
+        return None  # C3 is a part of some buffer: the fill reaches beyond it
+    aliases = {root}
+    for use in root.uses:
+        if isinstance(use.operation, _VIEWS):
+            aliases |= set(use.operation.results)
+    current = op.prev_op
+    while current is not None:
+        if _is_zero_fill(current, root):
+            return current
+        if isinstance(current, _VIEWS) and current.source in aliases:
+            current = current.prev_op
+            continue
+        touches = any(v in aliases for v in current.operands) or any(
+            v in aliases for inner in current.walk() for v in inner.operands
+        )
+        if touches:
+            return None
+        current = current.prev_op
+    return None
+
+
+def balanced_depth(k: int, kc: int) -> int:
+    """The k block depth: as few blocks as `kc` allows, of equal depth (rounded up to
+    16, which keeps bf16 pairs whole). A last block much shallower than the others
+    would store and reload the register tiles for few FMAs: K = 576 (a 3x3x64
+    convolution) runs as 2 x 288, not 512 + 64."""
+    if k <= kc:
+        return k
+    blocks = -(-k // kc)
+    depth = -(-k // blocks)
+    return min(kc, depth + -depth % 16)
+
+
+def _rows_adjacent(panels: SSAValue) -> bool:
+    """Whether the k rows of each panel of `panels` (`[b, n1, k, n0(, pair)]`) follow
+    one another in memory, as in a packed buffer, rather than lie far apart, as in an
+    operand read in place through a strided view."""
+    t = panels.type
+    assert isinstance(t, MemRefType)
+    if isinstance(t.layout, NoneAttr):
+        return True
+    if not isinstance(t.layout, StridedLayoutAttr):
+        return False
+    strides = t.layout.get_strides()
+    shape = t.get_shape()
+    return strides[2] == math.prod(shape[3:])
+
+
+def emit_blocked_loops(e: Emitter, pc: PackedContraction, target: Target, zero_start: bool = False) -> scf.ParallelOp:
+    """The loop nest around the micro-kernel (see the module docstring). With
+    `zero_start` (C3 was just filled with zeros, and that fill dropped), the first
+    k block is peeled and starts its tiles from zero instead of loading them."""
     bits = pc.element.bitwidth  # pyright: ignore[reportAttributeAccessIssue]
     lanes = target.lanes(bits)
-    kc, mc, nc = target.cache_blocks(bits)
+    kc, mc, nc = target.cache_blocks(bits, packed=_rows_adjacent(pc.b4))
     mb = max(1, mc // pc.mr)
     nb = max(1, nc // pc.nr)
-    kc = min(kc, pc.k)
+    kc = balanced_depth(pc.k, kc)
     pm, pn = parallel_parts(pc, mb, nb)
     m_parts, n_parts = -(-pc.m1 // pm), -(-pc.n1 // pn)
     edges = pc.m % pc.mr != 0 or pc.n % pc.nr != 0
@@ -308,21 +407,29 @@ def emit_blocked_loops(e: Emitter, pc: PackedContraction, target: Target) -> scf
         n_hi = upper(ep, n_lo, pn, pc.n1)
         b_index = ep.materialize(b)
 
-        def over_pc(ek: Emitter, k0: SSAValue, _: Sequence[SSAValue]) -> list[SSAValue]:
+        def k_block(ek: Emitter, k0: SSAValue | int, first: bool) -> None:
             k_hi = upper(ek, k0, kc, pc.k)
 
             def over_n1(ej: Emitter, n1: SSAValue, _: Sequence[SSAValue]) -> list[SSAValue]:
                 def over_m1(ei: Emitter, m1: SSAValue, _: Sequence[SSAValue]) -> list[SSAValue]:
-                    _tile(ei, pc, lanes, scratch, b_index, m1, n1, k0, k_hi)
+                    _tile(ei, pc, lanes, scratch, b_index, m1, n1, k0, k_hi, first)
                     return []
 
                 ej.loop(m_lo, m_hi, 1, over_m1)
                 return []
 
             ek.loop(n_lo, n_hi, 1, over_n1)
+
+        def over_pc(ek: Emitter, k0: SSAValue, _: Sequence[SSAValue]) -> list[SSAValue]:
+            k_block(ek, k0, False)
             return []
 
-        ep.loop(0, pc.k, kc, over_pc)
+        if zero_start:
+            k_block(ep, 0, True)
+            if pc.k > kc:
+                ep.loop(kc, pc.k, kc, over_pc)
+        else:
+            ep.loop(0, pc.k, kc, over_pc)
 
     return e.parallel(0, pc.batch * n_parts * m_parts, part)
 
@@ -345,8 +452,11 @@ class LinalgVectorizeContractionsPass(ModulePass):
             lanes = target.lanes(pc.element.bitwidth)  # pyright: ignore[reportAttributeAccessIssue]
             if pc.nr % lanes:
                 continue
+            fill = zero_fill_before(generic, pc.c3)
+            if fill is not None:
+                Rewriter.erase_op(fill)
             e = Emitter()
-            emit_blocked_loops(e, pc, target)
+            emit_blocked_loops(e, pc, target, zero_start=fill is not None)
             Rewriter.insert_op(e.ops, InsertPoint.before(generic))
             Rewriter.erase_op(generic)
 

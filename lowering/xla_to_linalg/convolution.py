@@ -49,6 +49,7 @@ a hint and is ignored. Complex convolutions are not compiled yet.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from dataclasses import dataclass
 
@@ -58,6 +59,7 @@ from xdsl.dialects.builtin import ArrayAttr, BFloat16Type, IntegerAttr, TensorTy
 from xdsl.ir import Attribute, SSAValue
 from xdsl.ir.affine import AffineExpr
 
+from lowering.codegen.pack_contractions import MIN_K, MIN_MULTIPLY_ADDS
 from lowering.scalar import convert_element, signless_type
 from lowering.xla_to_linalg.constants import scalar_attr
 from lowering.xla_to_linalg.contraction import multiply_add, zero_filled
@@ -186,6 +188,21 @@ MAX_BLOCK_FEATURES = 128
 (`PIXEL_BLOCK` pixels of features) should stay in vector registers."""
 
 
+PACKED_FEATURES = 16
+"""Per-group output features from which a convolution as large as
+`linalg-pack-contractions` packs is left unblocked (16: a vector of f32 with
+AVX-512, two with AVX2)."""
+
+
+def packed(sizes: dict[object, int]) -> bool:
+    """Whether `linalg-pack-contractions` will turn the convolution into packed
+    panels and a vector micro-kernel, which does its own register blocking: wide
+    enough (`PACKED_FEATURES`), deep enough and with enough multiply-adds."""
+    depth = sizes["c"] * math.prod(n for name, n in sizes.items() if isinstance(name, tuple) and name[0] == "w")
+    macs = math.prod(sizes.values())
+    return sizes["k"] >= PACKED_FEATURES and depth >= MIN_K and macs >= MIN_MULTIPLY_ADDS
+
+
 def pixel_block(outer: Sequence[object], inner: object, sizes: dict[object, int]) -> int | None:
     """The spatial dimension (index `i` of `("o", i)`) whose output positions are
     computed `PIXEL_BLOCK` at a time, or None.
@@ -195,8 +212,11 @@ def pixel_block(outer: Sequence[object], inner: object, sizes: dict[object, int]
     features; LLVM keeps those features in registers across the reduction. Two
     pixels per iteration share each kernel row load (the register blocking of a
     matmul micro-kernel): the loop nest becomes `(..., ow / 2, kh, kw, c, 2, o)`.
-    The most minor output spatial dimension of even size is blocked."""
-    if inner != "k" or not 1 < sizes["k"] <= MAX_BLOCK_FEATURES:
+    The most minor output spatial dimension of even size is blocked. A convolution
+    that will be packed is not: its output, viewed `[.., ow / 2, 2, o]`, would be
+    a copy of the result rather than the result itself (a zero-filled copy in,
+    a copy out: 9% of a 56x56x64 3x3 convolution's time)."""
+    if inner != "k" or not 1 < sizes["k"] <= MAX_BLOCK_FEATURES or packed(sizes):
         return None
     for name in reversed(outer):
         if isinstance(name, tuple) and sizes[name] % PIXEL_BLOCK == 0:

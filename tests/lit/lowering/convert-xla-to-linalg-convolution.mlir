@@ -74,3 +74,17 @@ func.func @batch_groups_lhs_dilation(%lhs: tensor<4x5x3xi8>, %rhs: tensor<2x3x6x
   %0 = xla.convolution(%lhs, %rhs) dim_numbers = [b, 0, f]x[0, i, o]->[b, 0, f], window = {lhs_dilate = [2]} {batch_group_count = 2 : i64, feature_group_count = 1 : i64} : (tensor<4x5x3xi8>, tensor<2x3x6xi8>) -> tensor<2x8x6xi32>
   func.return %0 : tensor<2x8x6xi32>
 }
+
+// A convolution large enough for linalg-pack-contractions (16 output features,
+// K = 3x3x16, 2.1M multiply-adds) is not blocked by 2 pixels: its output is the
+// generic's own (filled, written in place, returned), with no expand_shape around it.
+// CHECK-LABEL: func.func @packed_nhwc
+// CHECK:       %[[INIT:.*]] = linalg.fill ins(%{{.*}} : f32) outs(%{{.*}} : tensor<1x32x32x16xf32>)
+// CHECK-NOT:   tensor.expand_shape
+// CHECK:       %[[R:.*]] = linalg.generic {{.*}} outs(%[[INIT]] : tensor<1x32x32x16xf32>)
+// CHECK-NOT:   tensor.collapse_shape
+// CHECK:       func.return %[[R]]
+func.func @packed_nhwc(%x: tensor<1x32x32x16xf32>, %w: tensor<3x3x16x16xf32>) -> tensor<1x32x32x16xf32> {
+  %0 = xla.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 1 : i64} : (tensor<1x32x32x16xf32>, tensor<3x3x16x16xf32>) -> tensor<1x32x32x16xf32>
+  func.return %0 : tensor<1x32x32x16xf32>
+}

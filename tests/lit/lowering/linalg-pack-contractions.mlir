@@ -151,3 +151,51 @@ func.func @kept(%a: memref<8x8xf32>, %b: memref<8x8xf32>, %c: memref<8x8xf32>, %
   }
   func.return
 }
+
+// -----
+
+// K = 10 with B transposed (C[m, n] += A[m, k] * B[n, k]: an MLP's output layer,
+// backwards) is packed: B4's 64-column panels read B[n, k] once, so the micro-kernel
+// never loads with a stride of 10. K = 3 keeps the simple path.
+// CHECK-LABEL: func.func @shallow
+// CHECK:         memref.alloc() {alignment = 64 : i64} : memref<1x32x10x4xf32>
+// CHECK:         memref.alloc() {alignment = 64 : i64} : memref<1x8x10x64xf32>
+// CHECK:         memref.load %b[%{{.*}}, %{{.*}}] : memref<512x10xf32>
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : memref<1x32x10x4xf32{{.*}}>, memref<1x8x10x64xf32{{.*}}>)
+// CHECK:         linalg.generic {{.*}} ins(%d, %e : memref<128x3xf32>, memref<3x512xf32>) outs(%f : memref<128x512xf32>)
+func.func @shallow(%a: memref<128x10xf32>, %b: memref<512x10xf32>, %c: memref<128x512xf32>, %d: memref<128x3xf32>, %e: memref<3x512xf32>, %f: memref<128x512xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%a, %b : memref<128x10xf32>, memref<512x10xf32>) outs(%c : memref<128x512xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%d, %e : memref<128x3xf32>, memref<3x512xf32>) outs(%f : memref<128x512xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  func.return
+}
+
+// -----
+
+// B read as B[n, k] (n strided, k contiguous; both multiples of 8): B is first
+// copied transposed into a K x N scratch (an element-wise generic that
+// linalg-tile-transposes runs 8 x 8 tile by tile), and B4 is packed from the copy,
+// reading its rows contiguously rather than gathering 64 rows a row apart.
+// CHECK-LABEL: func.func @transposed_rhs
+// CHECK:         %[[T:.*]] = memref.alloc() {alignment = 64 : i64} : memref<64x80xf32>
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%b : memref<80x64xf32>) outs(%[[T]] : memref<64x80xf32>)
+// CHECK:         memref.load %[[T]][%{{.*}}, %{{.*}}] : memref<64x80xf32>
+// CHECK:         memref.dealloc %[[T]] : memref<64x80xf32>
+func.func @transposed_rhs(%a: memref<40x64xf32>, %b: memref<80x64xf32>, %c: memref<40x80xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%a, %b : memref<40x64xf32>, memref<80x64xf32>) outs(%c : memref<40x80xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  func.return
+}

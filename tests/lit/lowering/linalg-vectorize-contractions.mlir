@@ -139,3 +139,78 @@ func.func @parts(%a4: memref<2x32x8x4xf32>, %b4: memref<2x1x8x32xf32>, %c: memre
   }
   func.return
 }
+
+// -----
+
+// K blocks (kc) follow how B4's panels lie. Packed panels (k rows adjacent, here a
+// subview of a K-padded buffer) stream from L2: kc = 512 with AVX-512 (1 MiB L2),
+// so 1024 = 2 blocks. B read in place through a strided view (rows 1024 floats
+// apart, one prefetch stream each) keeps a micro-panel in half of L1: kc = 64.
+// CHECK-LABEL: func.func @k_blocks
+// CHECK:         %[[KC:.*]] = arith.constant 512 : index
+// CHECK-NEXT:    scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[KC]] {
+// CHECK:         scf.reduce
+// CHECK:         %[[KC_VIEW:.*]] = arith.constant 64 : index
+// CHECK-NEXT:    scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[KC_VIEW]] {
+func.func @k_blocks(%a4: memref<1x16x1024x4xf32>, %full: memref<1x1x1025x64xf32>, %view: memref<1x1x1024x64xf32, strided<[0, 64, 1024, 1]>>, %c: memref<1x64x64xf32>) {
+  %b4 = memref.subview %full[0, 0, 0, 0] [1, 1, 1024, 64] [1, 1, 1, 1] : memref<1x1x1025x64xf32> to memref<1x1x1024x64xf32, strided<[65600, 65600, 64, 1]>>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, (d1 floordiv 4), d3, (d1 mod 4))>, affine_map<(d0, d1, d2, d3) -> (d0, (d2 floordiv 64), d3, (d2 mod 64))>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a4, %b4 : memref<1x16x1024x4xf32>, memref<1x1x1024x64xf32, strided<[65600, 65600, 64, 1]>>) outs(%c : memref<1x64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, (d1 floordiv 4), d3, (d1 mod 4))>, affine_map<(d0, d1, d2, d3) -> (d0, (d2 floordiv 64), d3, (d2 mod 64))>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a4, %view : memref<1x16x1024x4xf32>, memref<1x1x1024x64xf32, strided<[0, 64, 1024, 1]>>) outs(%c : memref<1x64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  func.return
+}
+
+// -----
+
+// K = 576 (a 3x3x64 convolution) is two balanced blocks of 288, not 512 + 64.
+// CHECK-LABEL: func.func @balanced_k_blocks
+// CHECK:         %[[KC:.*]] = arith.constant 288 : index
+// CHECK-NEXT:    scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[KC]] {
+func.func @balanced_k_blocks(%a4: memref<1x16x576x4xf32>, %b4: memref<1x1x576x64xf32>, %c: memref<1x64x64xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, (d1 floordiv 4), d3, (d1 mod 4))>, affine_map<(d0, d1, d2, d3) -> (d0, (d2 floordiv 64), d3, (d2 mod 64))>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a4, %b4 : memref<1x16x576x4xf32>, memref<1x1x576x64xf32>) outs(%c : memref<1x64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  func.return
+}
+
+// -----
+
+// C filled with +0.0 just before the contraction (nothing touches it in between but
+// views): the fill goes, and the first k block, peeled, starts its tiles from zero
+// vectors rather than loading them; the later blocks load and store them as usual.
+// CHECK-LABEL: func.func @zero_start
+// CHECK-NOT:     outs(%c : memref<64x64xf32>)
+// CHECK:         "scf.parallel"
+// CHECK-NOT:       vector.load %{{.*}}[{{.*}}] : memref<1x64x64xf32{{.*}}>
+// CHECK:           %[[Z:.*]] = vector.broadcast %{{.*}} : f32 to vector<16xf32>
+// CHECK:           = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[Z]], %{{.*}} = %[[Z]],
+// CHECK:           vector.store
+// CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:           vector.load %{{.*}}[{{.*}}] : memref<1x64x64xf32, strided<[0, 64, 1]>>, vector<16xf32>
+func.func @zero_start(%a4: memref<1x16x1024x4xf32>, %b4: memref<1x1x1024x64xf32>, %c: memref<64x64xf32>) {
+  %zero = arith.constant 0.000000e+00 : f32
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%zero : f32) outs(%c : memref<64x64xf32>) {
+  ^bb0(%in: f32, %out: f32):
+    linalg.yield %in : f32
+  }
+  %c3 = memref.reinterpret_cast %c to offset: [0], sizes: [1, 64, 64], strides: [0, 64, 1] : memref<64x64xf32> to memref<1x64x64xf32, strided<[0, 64, 1]>>
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, (d1 floordiv 4), d3, (d1 mod 4))>, affine_map<(d0, d1, d2, d3) -> (d0, (d2 floordiv 64), d3, (d2 mod 64))>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a4, %b4 : memref<1x16x1024x4xf32>, memref<1x1x1024x64xf32>) outs(%c3 : memref<1x64x64xf32, strided<[0, 64, 1]>>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  func.return
+}
