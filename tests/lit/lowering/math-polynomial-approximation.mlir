@@ -124,7 +124,7 @@ func.func @sin_f32(%x: f32) -> f32 {
 // CHECK-NOT:     arith.divf
 // CHECK:         arith.constant 3.920000e+00 : f32
 // CHECK-NOT:     arith.divf
-// CHECK:         arith.constant -0.000388881745 : f32
+// CHECK:         arith.constant -3.88881745E-4 : f32
 // CHECK-NOT:     arith.divf
 // CHECK:         math.copysign
 // CHECK-NOT:     arith.divf
