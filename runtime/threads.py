@@ -58,15 +58,25 @@ import ctypes
 import os
 import queue
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import llvmlite.binding as llvm_binding
 
 from lowering.parallel import PARALLEL_FOR_SYMBOL
-from runtime import host_io
+from runtime import host_io, native_pool
 
 THREADS_ENV = "XLA_DIALECT_THREADS"
 """Environment variable overriding the default thread count."""
+
+POOL_ENV = "XLA_DIALECT_POOL"
+"""`native` (the default where `native_pool.available()`) or `python`: which pool
+compiled code calls."""
+
+PYTHON_GRAIN_FACTOR = 8
+"""The Python pool multiplies the grain the compiler chose (for the native pool's
+few microseconds per region) by this: its ~30-45 us per region need ~8 times the
+work per chunk to pay."""
 
 BODY_PROTOTYPE = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64)
 """`void body(ptr ctx, i64 lo, i64 hi)`: the outlined body of a parallel loop."""
@@ -136,9 +146,13 @@ class use_threads:
     def __enter__(self) -> None:
         self.previous = _LOCAL.threads
         _LOCAL.threads = self.threads
+        if _NATIVE is not None:
+            _NATIVE.set_threads(self.threads)
 
     def __exit__(self, *exc: object) -> None:
         _LOCAL.threads = self.previous
+        if _NATIVE is not None:
+            _NATIVE.set_threads(self.previous or 0)
 
 
 # ---------------------------------------------------------------------------
@@ -257,9 +271,12 @@ def _pool() -> Pool:
 
 
 def worker_count() -> int:
-    """How many worker threads the pool has now (0 before the first parallel loop)."""
+    """How many worker threads the pools have now (0 before the first parallel loop)."""
     pool = _POOL
-    return len(pool.workers) if pool is not None else 0
+    count = len(pool.workers) if pool is not None else 0
+    if _NATIVE is not None:
+        count += _NATIVE.workers()
+    return count
 
 
 def shutdown() -> None:
@@ -269,6 +286,8 @@ def shutdown() -> None:
         pool, _POOL = _POOL, None
     if pool is not None:
         pool.stop()
+    if _NATIVE is not None:
+        _NATIVE.shutdown()
 
 
 def _forget_pool_in_child() -> None:
@@ -276,6 +295,8 @@ def _forget_pool_in_child() -> None:
     _POOL = None
     _POOL_LOCK = threading.Lock()
     _LOCAL.depth = 0
+    if _NATIVE is not None:
+        _NATIVE.after_fork()
 
 
 atexit.register(shutdown)
@@ -354,22 +375,64 @@ def _wait(call: _Call) -> BaseException | None:
 @ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64)
 def _parallel_for_callback(body: int, ctx: int, n: int, grain: int) -> None:
     try:
-        parallel_for(body, ctx, n, grain)
+        parallel_for(body, ctx, n, grain * PYTHON_GRAIN_FACTOR)
     except BaseException as err:  # noqa: BLE001 (nothing may unwind into compiled code)
         host_io.record_error(host_io.HostIOError(f"parallel loop: {type(err).__name__}: {err}"))
 
 
 llvm_binding.add_symbol(PARALLEL_FOR_SYMBOL, ctypes.cast(_parallel_for_callback, ctypes.c_void_p).value)  # pyright: ignore[reportArgumentType]
 
+_NATIVE: native_pool.NativePool | None = None
+_BINDING = threading.RLock()
+_READY = False
+_BUILDING = False
+
+
+def pool_kind() -> str:
+    """`native` or `python`: the pool `$XLA_DIALECT_POOL` asks for, where available."""
+    kind = os.environ.get(POOL_ENV, "").strip().lower() or "native"
+    if kind not in ("native", "python"):
+        raise ValueError(f"${POOL_ENV} must be 'native' or 'python', got {kind!r}")
+    return "native" if kind == "native" and native_pool.available() else "python"
+
+
+def bind_parallel_for(compile_ir: Callable[[str], Any]) -> None:
+    """Bind `__xla_parallel_for` to the pool `pool_kind()` names (the JIT calls this
+    before it links any module; the first call compiles the native pool with
+    `compile_ir`, once per process). Without the native pool the Python callback
+    stays bound."""
+    global _NATIVE, _READY, _BUILDING
+    if _READY:
+        return
+    with _BINDING:
+        if _READY or _BUILDING:  # the pool's own module goes through the JIT too
+            return
+        _BUILDING = True
+        try:
+            if pool_kind() == "native":
+                native = native_pool.NativePool(default_threads(), compile_ir)
+                llvm_binding.add_symbol(PARALLEL_FOR_SYMBOL, native.parallel_for_address)
+                _NATIVE = native
+                if _LOCAL.threads is not None:
+                    native.set_threads(_LOCAL.threads)
+        finally:
+            _BUILDING = False
+            _READY = True
+
+
 __all__ = [
     "BODY_PROTOTYPE",
     "PARALLEL_FOR_SYMBOL",
+    "POOL_ENV",
+    "PYTHON_GRAIN_FACTOR",
     "THREADS_ENV",
     "Pool",
+    "bind_parallel_for",
     "check_threads",
     "chunk_bounds",
     "default_threads",
     "parallel_for",
+    "pool_kind",
     "shutdown",
     "use_threads",
     "worker_count",
