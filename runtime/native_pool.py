@@ -7,10 +7,11 @@ be split. This one forks and joins without Python: a region costs a few
 microseconds when the workers are awake, ~10-20 us when one must be woken from
 its futex, so regions of ~10-20 us of work are worth splitting.
 
-* A region (`__xla_parallel_for(body, ctx, n, grain)`): `chunks = min(threads,
-  n / grain)` (at most `MAX_CHUNKS`), chunk `i` is `[i * n / chunks, (i + 1) * n /
-  chunks)` (the boundaries of `threads.chunk_bounds`: a function of `n`, the thread
-  count and the grain only, so results are the same for every thread count). The
+* A region (`__xla_parallel_for(body, ctx, n, grain)`): `chunks = min(n / grain,
+  CHUNKS_PER_THREAD * threads)`, chunk `i` is `[i * n / chunks, (i + 1) * n /
+  chunks)` (`threads.chunk_bounds`); the chunks are claimed in order by whichever
+  thread is free. The iterations of a parallel loop are independent, so the
+  results do not depend on the chunks nor on who runs them. The
   caller publishes the job (body, ctx, n) and a ticket `(generation << 32) |
   (chunks << 16) | next`, bumps the generation (a futex word the idle workers
   wait on), then claims chunks from the ticket like any worker (compare-and-swap;
@@ -27,7 +28,7 @@ its futex, so regions of ~10-20 us of work are worth splitting.
   `threads.use_threads` calls around each call of an executable); unset, the
   process default.
 * Workers (`threads - 1`, created on first use, grown to the largest count asked
-  for, at most `MAX_CHUNKS - 1`) block every signal, spin for `spin_ns` (default
+  for, at most `MAX_THREADS - 1`) block every signal, spin for `spin_ns` (default
   `SPIN_NS`, `$XLA_DIALECT_SPIN_US`) after a region, then sleep on the futex:
   back-to-back regions of one program find them awake, yet an idle pool costs no
   CPU (no fight with NumPy's or OpenBLAS's threads for the cores beyond those
@@ -48,8 +49,13 @@ import threading
 from collections.abc import Callable
 from typing import Any
 
-MAX_CHUNKS = 256
-"""The most chunks (threads) one region is split into."""
+MAX_THREADS = 256
+"""The most threads one region runs on (the caller and `MAX_THREADS - 1` workers)."""
+
+CHUNKS_PER_THREAD = 4
+"""A region is split into up to this many chunks per thread, claimed in turn: a
+worker that loses its core (a loaded machine) or a slow chunk then holds up an
+eighth of the region (two threads) rather than half of it."""
 
 SPIN_NS = 50_000
 """How long an idle worker (or a waiting caller) spins before it sleeps on a futex."""
@@ -274,23 +280,23 @@ count:
   %gsmall = icmp slt i64 %grain, 1
   %g1 = select i1 %gsmall, i64 1, i64 %grain
   %c0 = sdiv i64 %n, %g1
-  %lt = icmp slt i64 %c0, %th
-  %c1 = select i1 %lt, i64 %c0, i64 %th
-  %big = icmp sgt i64 %c1, {max_chunks}
-  %c2 = select i1 %big, i64 {max_chunks}, i64 %c1
-  %one = icmp slt i64 %c2, 2
+  %tmany = icmp sgt i64 %th, {max_workers}
+  %th1 = select i1 %tmany, i64 {max_threads}, i64 %th
+  %tc = mul i64 %th1, {per_thread}
+  %lt = icmp slt i64 %c0, %tc
+  %c = select i1 %lt, i64 %c0, i64 %tc
+  %tfew = icmp slt i64 %c, %th1
+  %t = select i1 %tfew, i64 %c, i64 %th1
+  %one = icmp slt i64 %t, 2
   br i1 %one, label %serial, label %take
 take:
   %r = cmpxchg ptr @busy, i32 0, i32 1 acquire monotonic, align 4
   %ok = extractvalue {{ i32, i1 }} %r, 1
   br i1 %ok, label %grow, label %serial
 grow:
-  %need = sub i64 %c2, 1
+  %need = sub i64 %t, 1
   %have = call i64 @ensure(i64 %need)
-  %have1 = add i64 %have, 1
-  %fewer = icmp slt i64 %have1, %c2
-  %c = select i1 %fewer, i64 %have1, i64 %c2
-  %alone = icmp slt i64 %c, 2
+  %alone = icmp slt i64 %have, 1
   br i1 %alone, label %release_serial, label %publish
 release_serial:
   store atomic i32 0, ptr @busy release, align 4
@@ -449,8 +455,9 @@ def ir() -> str:
     machine = platform.machine()
     pause = _PAUSE.get(machine, "")
     return _IR.format(
-        max_workers=MAX_CHUNKS - 1,
-        max_chunks=MAX_CHUNKS,
+        max_workers=MAX_THREADS - 1,
+        max_threads=MAX_THREADS,
+        per_thread=CHUNKS_PER_THREAD,
         spin_ns=SPIN_NS,
         sys_futex=_SYS_FUTEX.get(machine, 202),
         pause=pause,
@@ -489,4 +496,4 @@ class NativePool:
             return bool(self._shutdown(tries))
 
 
-__all__ = ["MAX_CHUNKS", "SPIN_ENV", "SPIN_NS", "NativePool", "available", "ir", "spin_ns"]
+__all__ = ["CHUNKS_PER_THREAD", "MAX_THREADS", "SPIN_ENV", "SPIN_NS", "NativePool", "available", "ir", "spin_ns"]

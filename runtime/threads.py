@@ -109,13 +109,14 @@ def check_threads(threads: int | None) -> int:
     return threads
 
 
-def chunk_bounds(n: int, threads: int, grain: int) -> list[tuple[int, int]]:
-    """The static schedule of `n` iterations: contiguous [lo, hi) ranges, at most
-    `threads` of them and each of at least `grain` iterations (one if `n` is
-    smaller); a function of its arguments only."""
+def chunk_bounds(n: int, threads: int, grain: int, per_thread: int = 1) -> list[tuple[int, int]]:
+    """The chunks of `n` iterations: contiguous [lo, hi) ranges, at most
+    `per_thread * threads` of them and each of at least `grain` iterations (one if
+    `n` is smaller); a function of its arguments only. (The Python pool makes one
+    per thread; the native pool `native_pool.CHUNKS_PER_THREAD`.)"""
     if n <= 0:
         return []
-    chunks = max(1, min(threads, n // max(1, grain)))
+    chunks = max(1, min(per_thread * threads, n // max(1, grain)))
     return [(i * n // chunks, (i + 1) * n // chunks) for i in range(chunks)]
 
 
