@@ -46,6 +46,7 @@ import os
 import platform
 import sys
 import threading
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -490,10 +491,16 @@ class NativePool:
     def workers(self) -> int:
         return int(self._workers())
 
-    def shutdown(self, tries: int = 100_000) -> bool:
-        """Stop and join the workers (False: a region still running kept the pool busy)."""
+    def shutdown(self, timeout: float = 2.0) -> bool:
+        """Stop and join the workers (False: a region still running kept the pool
+        busy for `timeout` seconds; they are then left alone)."""
+        deadline = time.monotonic() + timeout
         with self._lock:
-            return bool(self._shutdown(tries))
+            while not self._shutdown(1000):
+                if time.monotonic() > deadline:
+                    return False
+                time.sleep(0.001)
+            return True
 
 
 __all__ = ["CHUNKS_PER_THREAD", "MAX_THREADS", "SPIN_ENV", "SPIN_NS", "NativePool", "available", "ir", "spin_ns"]

@@ -1,4 +1,4 @@
-"""The thread pool that runs the parallel loops of compiled code.
+"""The thread pools that run the parallel loops of compiled code.
 
 `convert-parallel-loops-to-calls` (`lowering/parallel/`) outlines the body of a
 parallel loop into a function `void body(ptr ctx, i64 lo, i64 hi)` that runs the
@@ -6,12 +6,17 @@ iterations [lo, hi), and replaces the loop by one call
 
     __xla_parallel_for(body, ctx, n, grain)
 
-which this module binds (process-wide, as `host_io` binds its call sites) to a
-ctypes callback. The callback splits [0, n) into `chunks` contiguous ranges,
-hands all but the first to the pool's workers, runs the first on the calling
-thread and waits for the others. The bodies are called through ctypes, which
-releases the GIL for the duration of the foreign call, so the chunks run truly in
-parallel; the Python around them (a few microseconds per chunk) is serialized.
+which this module binds (process-wide, as `host_io` binds its call sites) before
+the JIT links any module (`bind_parallel_for`): to the native pool
+(`runtime/native_pool.py`: LLVM IR on pthreads and futexes, a few microseconds a
+region) where it exists (Linux on x86-64/AArch64) and `$XLA_DIALECT_POOL` is not
+`python`; else to the Python pool below, a ctypes callback that splits [0, n)
+into `chunks` contiguous ranges, hands all but the first to the pool's workers,
+runs the first on the calling thread and waits for the others. The bodies are
+called through ctypes, which releases the GIL for the duration of the foreign
+call, so the chunks run truly in parallel; the Python around them (a few
+microseconds per chunk) is serialized. Its ~30-45 us a region is why it
+multiplies the compiler's grain by `PYTHON_GRAIN_FACTOR`.
 
 * Thread count. An `Executable` runs with `threads` threads (`compile(...,
   threads=N)`; default `default_threads()`: `$XLA_DIALECT_THREADS`, else the
@@ -43,12 +48,10 @@ parallel; the Python around them (a few microseconds per chunk) is serialized.
   `Executable` raises it as it does for serial code. A Python exception in the
   machinery itself (it cannot unwind through compiled code) is recorded the same
   way.
-* Cost (measured on the 2-core development machine,
-  `benchmarks/bench_parallel_overhead.py`): 1.5 us for a call that runs serially
-  (the ctypes callback), ~30 us for a call split in two chunks (waking a worker,
-  the GIL hand-offs, the wait); the compiler's cost model keeps loops of less than
-  ~160 us of work serial and gives each chunk at least ~80 us
-  (`lowering/parallel/parallel_loops_to_calls.py`).
+* Cost of the Python pool (measured on the 2-core development machine,
+  `XLA_DIALECT_POOL=python benchmarks/bench_parallel_overhead.py`): 1.5 us for a
+  call that runs serially (the ctypes callback), ~30-45 us for a call split in two
+  chunks (waking a worker, the GIL hand-offs, the wait).
 """
 
 from __future__ import annotations
