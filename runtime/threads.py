@@ -414,7 +414,11 @@ def bind_parallel_for(compile_ir: Callable[[str], Any]) -> None:
         _BUILDING = True
         try:
             if pool_kind() == "native":
-                native = native_pool.NativePool(default_threads(), compile_ir)
+                native_pool.spin_ns()  # a bad $XLA_DIALECT_SPIN_US is the user's error: raise it
+                try:
+                    native = native_pool.NativePool(default_threads(), compile_ir)
+                except Exception:  # noqa: BLE001 (no native pool here: the Python pool serves)
+                    return
                 llvm_binding.add_symbol(PARALLEL_FOR_SYMBOL, native.parallel_for_address)
                 _NATIVE = native
                 if _LOCAL.threads is not None:
