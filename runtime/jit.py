@@ -252,6 +252,7 @@ def compile_llvm_ir(
             optimize(mod, tm, opt_level)
     optimized = str(mod)
     sites = host_io.bind_new_sites()  # the runtime calls the lowering described
+    threads.bind_parallel_for(compile_llvm_ir)  # __xla_parallel_for: the native pool, compiled on first use
     _check_symbols(mod)
     with report.phase("LLVM: code generation (MCJIT)"):
         engine = llvm_binding.create_mcjit_compiler(mod, tm)
@@ -284,6 +285,7 @@ def load_object_code(
     """A `JitModule` from object code `compile_llvm_ir` generated before (with the
     same target): MCJIT loads it instead of compiling anything."""
     tm = create_target_machine(opt_level)
+    threads.bind_parallel_for(compile_llvm_ir)
     mod = llvm_binding.parse_assembly("")
     mod.triple = tm.triple
     mod.data_layout = str(tm.target_data)

@@ -1,4 +1,4 @@
-"""The thread pool that runs the parallel loops of compiled code.
+"""The thread pools that run the parallel loops of compiled code.
 
 `convert-parallel-loops-to-calls` (`lowering/parallel/`) outlines the body of a
 parallel loop into a function `void body(ptr ctx, i64 lo, i64 hi)` that runs the
@@ -6,12 +6,17 @@ iterations [lo, hi), and replaces the loop by one call
 
     __xla_parallel_for(body, ctx, n, grain)
 
-which this module binds (process-wide, as `host_io` binds its call sites) to a
-ctypes callback. The callback splits [0, n) into `chunks` contiguous ranges,
-hands all but the first to the pool's workers, runs the first on the calling
-thread and waits for the others. The bodies are called through ctypes, which
-releases the GIL for the duration of the foreign call, so the chunks run truly in
-parallel; the Python around them (a few microseconds per chunk) is serialized.
+which this module binds (process-wide, as `host_io` binds its call sites) before
+the JIT links any module (`bind_parallel_for`): to the native pool
+(`runtime/native_pool.py`: LLVM IR on pthreads and futexes, a few microseconds a
+region) where it exists (Linux on x86-64/AArch64) and `$XLA_DIALECT_POOL` is not
+`python`; else to the Python pool below, a ctypes callback that splits [0, n)
+into `chunks` contiguous ranges, hands all but the first to the pool's workers,
+runs the first on the calling thread and waits for the others. The bodies are
+called through ctypes, which releases the GIL for the duration of the foreign
+call, so the chunks run truly in parallel; the Python around them (a few
+microseconds per chunk) is serialized. Its ~30-45 us a region is why it
+multiplies the compiler's grain by `PYTHON_GRAIN_FACTOR`.
 
 * Thread count. An `Executable` runs with `threads` threads (`compile(...,
   threads=N)`; default `default_threads()`: `$XLA_DIALECT_THREADS`, else the
@@ -43,12 +48,10 @@ parallel; the Python around them (a few microseconds per chunk) is serialized.
   `Executable` raises it as it does for serial code. A Python exception in the
   machinery itself (it cannot unwind through compiled code) is recorded the same
   way.
-* Cost (measured on the 2-core development machine,
-  `benchmarks/bench_parallel_overhead.py`): 1.5 us for a call that runs serially
-  (the ctypes callback), ~30 us for a call split in two chunks (waking a worker,
-  the GIL hand-offs, the wait); the compiler's cost model keeps loops of less than
-  ~160 us of work serial and gives each chunk at least ~80 us
-  (`lowering/parallel/parallel_loops_to_calls.py`).
+* Cost of the Python pool (measured on the 2-core development machine,
+  `XLA_DIALECT_POOL=python benchmarks/bench_parallel_overhead.py`): 1.5 us for a
+  call that runs serially (the ctypes callback), ~30-45 us for a call split in two
+  chunks (waking a worker, the GIL hand-offs, the wait).
 """
 
 from __future__ import annotations
@@ -58,15 +61,25 @@ import ctypes
 import os
 import queue
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import llvmlite.binding as llvm_binding
 
 from lowering.parallel import PARALLEL_FOR_SYMBOL
-from runtime import host_io
+from runtime import host_io, native_pool
 
 THREADS_ENV = "XLA_DIALECT_THREADS"
 """Environment variable overriding the default thread count."""
+
+POOL_ENV = "XLA_DIALECT_POOL"
+"""`native` (the default where `native_pool.available()`) or `python`: which pool
+compiled code calls."""
+
+PYTHON_GRAIN_FACTOR = 8
+"""The Python pool multiplies the grain the compiler chose (for the native pool's
+few microseconds per region) by this: its ~30-45 us per region need ~8 times the
+work per chunk to pay."""
 
 BODY_PROTOTYPE = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64)
 """`void body(ptr ctx, i64 lo, i64 hi)`: the outlined body of a parallel loop."""
@@ -99,13 +112,14 @@ def check_threads(threads: int | None) -> int:
     return threads
 
 
-def chunk_bounds(n: int, threads: int, grain: int) -> list[tuple[int, int]]:
-    """The static schedule of `n` iterations: contiguous [lo, hi) ranges, at most
-    `threads` of them and each of at least `grain` iterations (one if `n` is
-    smaller); a function of its arguments only."""
+def chunk_bounds(n: int, threads: int, grain: int, per_thread: int = 1) -> list[tuple[int, int]]:
+    """The chunks of `n` iterations: contiguous [lo, hi) ranges, at most
+    `per_thread * threads` of them and each of at least `grain` iterations (one if
+    `n` is smaller); a function of its arguments only. (The Python pool makes one
+    per thread; the native pool `native_pool.CHUNKS_PER_THREAD`.)"""
     if n <= 0:
         return []
-    chunks = max(1, min(threads, n // max(1, grain)))
+    chunks = max(1, min(per_thread * threads, n // max(1, grain)))
     return [(i * n // chunks, (i + 1) * n // chunks) for i in range(chunks)]
 
 
@@ -136,9 +150,13 @@ class use_threads:
     def __enter__(self) -> None:
         self.previous = _LOCAL.threads
         _LOCAL.threads = self.threads
+        if _NATIVE is not None:
+            _NATIVE.set_threads(self.threads)
 
     def __exit__(self, *exc: object) -> None:
         _LOCAL.threads = self.previous
+        if _NATIVE is not None:
+            _NATIVE.set_threads(self.previous or 0)
 
 
 # ---------------------------------------------------------------------------
@@ -257,9 +275,12 @@ def _pool() -> Pool:
 
 
 def worker_count() -> int:
-    """How many worker threads the pool has now (0 before the first parallel loop)."""
+    """How many worker threads the pools have now (0 before the first parallel loop)."""
     pool = _POOL
-    return len(pool.workers) if pool is not None else 0
+    count = len(pool.workers) if pool is not None else 0
+    if _NATIVE is not None:
+        count += _NATIVE.workers()
+    return count
 
 
 def shutdown() -> None:
@@ -269,6 +290,8 @@ def shutdown() -> None:
         pool, _POOL = _POOL, None
     if pool is not None:
         pool.stop()
+    if _NATIVE is not None:
+        _NATIVE.shutdown()
 
 
 def _forget_pool_in_child() -> None:
@@ -276,6 +299,8 @@ def _forget_pool_in_child() -> None:
     _POOL = None
     _POOL_LOCK = threading.Lock()
     _LOCAL.depth = 0
+    if _NATIVE is not None:
+        _NATIVE.after_fork()
 
 
 atexit.register(shutdown)
@@ -354,22 +379,68 @@ def _wait(call: _Call) -> BaseException | None:
 @ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64, ctypes.c_int64)
 def _parallel_for_callback(body: int, ctx: int, n: int, grain: int) -> None:
     try:
-        parallel_for(body, ctx, n, grain)
+        parallel_for(body, ctx, n, grain * PYTHON_GRAIN_FACTOR)
     except BaseException as err:  # noqa: BLE001 (nothing may unwind into compiled code)
         host_io.record_error(host_io.HostIOError(f"parallel loop: {type(err).__name__}: {err}"))
 
 
 llvm_binding.add_symbol(PARALLEL_FOR_SYMBOL, ctypes.cast(_parallel_for_callback, ctypes.c_void_p).value)  # pyright: ignore[reportArgumentType]
 
+_NATIVE: native_pool.NativePool | None = None
+_BINDING = threading.RLock()
+_READY = False
+_BUILDING = False
+
+
+def pool_kind() -> str:
+    """`native` or `python`: the pool `$XLA_DIALECT_POOL` asks for, where available."""
+    kind = os.environ.get(POOL_ENV, "").strip().lower() or "native"
+    if kind not in ("native", "python"):
+        raise ValueError(f"${POOL_ENV} must be 'native' or 'python', got {kind!r}")
+    return "native" if kind == "native" and native_pool.available() else "python"
+
+
+def bind_parallel_for(compile_ir: Callable[[str], Any]) -> None:
+    """Bind `__xla_parallel_for` to the pool `pool_kind()` names (the JIT calls this
+    before it links any module; the first call compiles the native pool with
+    `compile_ir`, once per process). Without the native pool the Python callback
+    stays bound."""
+    global _NATIVE, _READY, _BUILDING
+    if _READY:
+        return
+    with _BINDING:
+        if _READY or _BUILDING:  # the pool's own module goes through the JIT too
+            return
+        _BUILDING = True
+        try:
+            if pool_kind() == "native":
+                native_pool.spin_ns()  # a bad $XLA_DIALECT_SPIN_US is the user's error: raise it
+                try:
+                    native = native_pool.NativePool(default_threads(), compile_ir)
+                except Exception:  # noqa: BLE001 (no native pool here: the Python pool serves)
+                    return
+                llvm_binding.add_symbol(PARALLEL_FOR_SYMBOL, native.parallel_for_address)
+                _NATIVE = native
+                if _LOCAL.threads is not None:
+                    native.set_threads(_LOCAL.threads)
+        finally:
+            _BUILDING = False
+            _READY = True
+
+
 __all__ = [
     "BODY_PROTOTYPE",
     "PARALLEL_FOR_SYMBOL",
+    "POOL_ENV",
+    "PYTHON_GRAIN_FACTOR",
     "THREADS_ENV",
     "Pool",
+    "bind_parallel_for",
     "check_threads",
     "chunk_bounds",
     "default_threads",
     "parallel_for",
+    "pool_kind",
     "shutdown",
     "use_threads",
     "worker_count",

@@ -24,6 +24,13 @@ Reduction dimensions inside the parallel loop stay sequential, in their order,
 so each result element is computed exactly as before, whatever the number of
 threads.
 
+Inputs that are scalars (the value of a fill) qualify like any read-only operand.
+A `memref.copy` of at least `MIN_COPY_ELEMENTS` elements between buffers of one
+static shape (the padding copy and the copy-out around a convolution, the copies
+bufferization makes) is first rewritten as the equivalent element-wise generic,
+so it becomes a parallel loop nest too (LLVM turns its contiguous inner loop
+back into a `memcpy`).
+
 It also makes parallel the loops over blocks of rows that `linalg-fuse-reductions`
 builds (`scf.for ... {fusion = "rows(B): ..."}`: softmax, layer norm) when,
 after bufferization, their iterations are independent: the loop carries no
@@ -40,16 +47,18 @@ from xdsl.context import Context
 from xdsl.dialects import arith, func, memref, scf
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    AffineMapAttr,
     DenseArrayBase,
     IntegerAttr,
     MemRefType,
     ModuleOp,
+    ShapedType,
     StringAttr,
 )
-from xdsl.dialects.linalg.attrs import IteratorType
-from xdsl.dialects.linalg.ops import GenericOp
+from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
+from xdsl.dialects.linalg.ops import GenericOp, YieldOp
 from xdsl.ir import Block, Operation, Region, SSAValue
-from xdsl.ir.affine import AffineDimExpr
+from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
@@ -63,7 +72,9 @@ from xdsl.transforms.convert_linalg_to_loops import LowerLinalgStructuredOpPatte
 def parallel_dimension(op: GenericOp) -> int | None:
     """The dimension of `op` whose loop may run in parallel (see the module
     docstring), or None."""
-    if op.res or not all(isinstance(o.type, MemRefType) for o in op.operands):
+    if op.res or not all(isinstance(o.type, MemRefType) for o in op.outputs):
+        return None
+    if any(isinstance(o.type, ShapedType) and not isinstance(o.type, MemRefType) for o in op.inputs):
         return None
     try:
         ranges = op.get_static_loop_ranges()
@@ -89,6 +100,33 @@ def parallel_dimension(op: GenericOp) -> int | None:
         if isinstance(inner, (memref.StoreOp, func.CallOp)) or inner.name in ("llvm.call", "memref.alloc"):
             return None
     return outer
+
+
+MIN_COPY_ELEMENTS = 1 << 14
+"""Copies of fewer elements stay `memref.copy` (no loop could be worth a thread)."""
+
+
+class CopyToGeneric(RewritePattern):
+    """A large `memref.copy` between buffers of one static shape → the element-wise generic."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: memref.CopyOp, rewriter: PatternRewriter, /) -> None:
+        src, dst = op.source.type, op.destination.type
+        if not isinstance(src, MemRefType) or not isinstance(dst, MemRefType):
+            return
+        shape = src.get_shape()
+        if shape != dst.get_shape() or any(d < 0 for d in shape) or src.get_element_type() != dst.get_element_type():
+            return
+        elements = 1
+        for d in shape:
+            elements *= d
+        if elements < MIN_COPY_ELEMENTS:
+            return
+        block = Block(arg_types=[src.get_element_type(), dst.get_element_type()])
+        block.add_op(YieldOp(block.args[0]))
+        identity = AffineMapAttr(AffineMap.identity(len(shape)))
+        parallel = [IteratorTypeAttr.parallel()] * len(shape)
+        rewriter.replace(op, GenericOp([op.source], [op.destination], Region(block), [identity, identity], parallel), [])
 
 
 def _to_parallel(loop: scf.ForOp, rewriter: PatternRewriter) -> scf.ParallelOp:
@@ -206,11 +244,14 @@ class ConvertLinalgToParallelLoopsPass(ModulePass):
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         PatternRewriteWalker(RowBlocksToParallel(), apply_recursively=False).rewrite_module(op)
+        PatternRewriteWalker(CopyToGeneric(), apply_recursively=False).rewrite_module(op)
         PatternRewriteWalker(GenericToParallelLoops(), apply_recursively=False).rewrite_module(op)
 
 
 __all__ = [
+    "MIN_COPY_ELEMENTS",
     "ConvertLinalgToParallelLoopsPass",
+    "CopyToGeneric",
     "GenericToParallelLoops",
     "RowBlocksToParallel",
     "independent_row_blocks",

@@ -40,7 +40,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, func, llvm, memref, scf
+from xdsl.dialects import arith, func, llvm, memref, scf, vector
 from xdsl.dialects.builtin import (
     AnyFloat,
     ArrayAttr,
@@ -67,20 +67,28 @@ from lowering.parallel import PARALLEL_FOR_SYMBOL
 from lowering.to_llvm.common import PTR, bitwidth, convert_type
 from xla_dialect.diagnostics import LoweringError
 
-MIN_PARALLEL_WORK = 1 << 23
+MIN_PARALLEL_WORK = 1 << 19
 """Loops with less estimated work (operations) stay serial. Measured on the
 development machine: an operation of vectorized f32 code takes ~0.02 ns (8 lanes,
-several per cycle), of scalar code up to ~0.3 ns, so this is at least ~160 us of
-work; a parallel call costs ~30 us (two chunks,
-`benchmarks/bench_parallel_overhead.py`), so a loop that goes parallel gains."""
+several per cycle), of scalar code up to ~0.3 ns, a memory access counts
+`MEMORY_WEIGHT`, so this is at least ~10 us of work; a region of the native pool
+costs ~3-10 us (two chunks, `benchmarks/bench_parallel_overhead.py`), so a loop that
+goes parallel gains. (The Python pool, ~30-45 us a region, multiplies the grain by
+`runtime.threads.PYTHON_GRAIN_FACTOR`.)"""
 
-MIN_CHUNK_WORK = 1 << 22
+MIN_CHUNK_WORK = 1 << 18
 """The least work worth a thread of its own (sets the grain of the call)."""
+
+MEMORY_WEIGHT = 4
+"""What a load or a store of one element counts: copies, fills and the passes of
+memory-bound loops stream memory at ~0.1 ns an element, several times an
+arithmetic lane's cost."""
 
 UNKNOWN_TRIP_COUNT = 16
 """What the cost model assumes for a loop whose trip count is not static."""
 
 _CONSTANT_OPS = (arith.ConstantOp, llvm.ConstantOp, llvm.AddressOfOp, llvm.ZeroOp, llvm.UndefOp, memref.GetGlobalOp)
+_MEMORY_OPS = (memref.LoadOp, memref.StoreOp, vector.LoadOp, vector.StoreOp, vector.MaskedLoadOp, vector.MaskedStoreOp, llvm.LoadOp, llvm.StoreOp)
 _VIEW_OPS = (memref.SubviewOp, memref.ReinterpretCastOp, memref.CollapseShapeOp, memref.ExpandShapeOp, memref.CastOp)
 
 
@@ -207,6 +215,12 @@ def op_work(op: Operation) -> float:
         return UNKNOWN_TRIP_COUNT * sum(block_work(b) for r in op.regions for b in r.blocks)
     if op.regions:  # scf.if, scf.index_switch, ...: the most expensive branch
         return 1.0 + max((sum(block_work(b) for b in r.blocks) for r in op.regions), default=0.0)
+    if isinstance(op, memref.CopyOp):
+        source = op.source.type
+        elements = math.prod(source.get_shape()) if isinstance(source, MemRefType) else 1
+        return float(2 * MEMORY_WEIGHT * max(1, elements))
+    if isinstance(op, _MEMORY_OPS):
+        return float(MEMORY_WEIGHT * _lanes(op))
     return float(_lanes(op))
 
 
@@ -624,6 +638,7 @@ class ConvertParallelLoopsToCallsPass(ModulePass):
 
 
 __all__ = [
+    "MEMORY_WEIGHT",
     "MIN_CHUNK_WORK",
     "MIN_PARALLEL_WORK",
     "ConvertParallelLoopsToCallsPass",

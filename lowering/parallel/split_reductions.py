@@ -16,7 +16,7 @@ parallel dimension `s` of P parts and `r'` of Q steps, `r = s * Q + r'`:
     dealloc partial
 
 P is fixed at compile time (the largest divisor of R up to `max_parts` that
-leaves each part at least `MIN_CHUNK_WORK` of work), never by the thread
+leaves each part at least `MIN_PART_WORK` of work), never by the thread
 count, so the results are identical for every thread count. They differ from
 the unsplit loop's by the reassociation, which the spec allows and
 `linalg-reassociate-reductions` already makes; `reassociate=False` (bitwise the
@@ -55,11 +55,17 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from lowering.parallel.linalg_to_parallel_loops import parallel_dimension
-from lowering.parallel.parallel_loops_to_calls import MIN_CHUNK_WORK, MIN_PARALLEL_WORK
 from lowering.to_llvm.common import normalize_int
 
 MAX_PARTS = 16
 """The most parts a reduction is split into."""
+
+MIN_SPLIT_WORK = 1 << 23
+"""Reductions with less work (the body's operations times the iterations) stay whole:
+splitting reassociates, so only reductions long enough to gain much are split."""
+
+MIN_PART_WORK = 1 << 22
+"""The least work of one part."""
 
 MIN_PARALLEL_EXTENT = 8
 """A reduction whose parallel loop has fewer iterations than this is split."""
@@ -164,10 +170,10 @@ def plan_split(op: GenericOp, max_parts: int) -> SplitPlan | None:
         return None  # rows enough for the threads already
     found = _combiners(op)
     work = _work(op, ranges)
-    if found is None or work < MIN_PARALLEL_WORK:
+    if found is None or work < MIN_SPLIT_WORK:
         return None
     dim = reductions[0]
-    limit = min(max_parts, work // MIN_CHUNK_WORK, ranges[dim])
+    limit = min(max_parts, work // MIN_PART_WORK, ranges[dim])
     parts = max((p for p in range(2, limit + 1) if ranges[dim] % p == 0), default=None)
     if parts is None:
         return None

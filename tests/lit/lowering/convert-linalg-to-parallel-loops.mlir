@@ -167,3 +167,40 @@ func.func @row_blocks_overlap(%a: memref<9x16xf32>, %out: memref<9x16xf32>) {
   } {fusion = "rows(2): map"}
   func.return
 }
+
+// -----
+
+// A fill (its input a scalar, read-only like any input) runs its rows in parallel.
+// CHECK-LABEL: func.func @fill
+// CHECK:         "scf.parallel"
+// CHECK-NEXT:    ^{{.*}}(%[[I:.*]]: index):
+// CHECK-NEXT:      scf.for %[[J:.*]] =
+// CHECK-NEXT:        memref.store %v, %out[%[[I]], %[[J]]] : memref<64x32xf32>
+// CHECK-NOT:     linalg.generic
+func.func @fill(%v: f32, %out: memref<64x32xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%v : f32) outs(%out : memref<64x32xf32>) {
+  ^bb0(%x: f32, %o: f32):
+    linalg.yield %x : f32
+  }
+  func.return
+}
+
+// -----
+
+// A copy of 2^14 elements or more (here into the interior of a padded buffer)
+// becomes the element-wise generic, so its outer loop runs in parallel; a smaller
+// copy stays a memref.copy.
+// CHECK-LABEL: func.func @copies
+// CHECK:         "scf.parallel"
+// CHECK-NEXT:    ^{{.*}}(%[[I:.*]]: index):
+// CHECK-NEXT:      scf.for %[[J:.*]] =
+// CHECK-NEXT:        %[[X:.*]] = memref.load %a[%[[I]], %[[J]]] : memref<128x128xf32>
+// CHECK-NEXT:        memref.store %[[X]], %{{.*}}[%[[I]], %[[J]]] : memref<128x128xf32, strided<[130, 1], offset: 131>>
+// CHECK:         "memref.copy"(%small, %small_out) : (memref<8x8xf32>, memref<8x8xf32>) -> ()
+// CHECK-NOT:     linalg.generic
+func.func @copies(%a: memref<128x128xf32>, %padded: memref<130x130xf32>, %small: memref<8x8xf32>, %small_out: memref<8x8xf32>) {
+  %interior = memref.subview %padded[1, 1] [128, 128] [1, 1] : memref<130x130xf32> to memref<128x128xf32, strided<[130, 1], offset: 131>>
+  "memref.copy"(%a, %interior) : (memref<128x128xf32>, memref<128x128xf32, strided<[130, 1], offset: 131>>) -> ()
+  "memref.copy"(%small, %small_out) : (memref<8x8xf32>, memref<8x8xf32>) -> ()
+  func.return
+}

@@ -2,7 +2,8 @@
 // RUN: xla-opt %s -p convert-parallel-loops-to-calls --split-input-file | FileCheck %s --check-prefix=SMALL
 
 // The body is outlined: captures are stored into the context (pointers as i64),
-// the loop becomes one call of the runtime with n = 1024 and grain = 64 / 3 ops.
+// the loop becomes one call of the runtime with n = 1024 and grain = 64 / 9 (the
+// load and the store count MEMORY_WEIGHT = 4 each, the multiply 1).
 // Noalias arguments stay noalias in the body, which runs [lo, hi).
 // CHECK-LABEL: func.func @scale
 // CHECK:         %[[SLOTS:.*]] = arith.constant 3 : i64
@@ -15,7 +16,7 @@
 // CHECK:         llvm.getelementptr %[[CTX]][2]
 // CHECK:         %[[FN:.*]] = llvm.mlir.addressof @scale__parallel0 : !llvm.ptr
 // CHECK-NEXT:    %[[N:.*]] = arith.constant 1024 : i64
-// CHECK-NEXT:    %[[GRAIN:.*]] = arith.constant 22 : i64
+// CHECK-NEXT:    %[[GRAIN:.*]] = arith.constant 8 : i64
 // CHECK-NEXT:    func.call @__xla_parallel_for(%[[FN]], %[[CTX]], %[[N]], %[[GRAIN]]) : (!llvm.ptr, !llvm.ptr, i64, i64) -> ()
 // CHECK-NOT:     scf.parallel
 // CHECK-LABEL: func.func private @scale__parallel0(%ctx: !llvm.ptr, %lo: i64, %hi: i64) attributes {llvm.linkage = "internal"}
