@@ -79,3 +79,35 @@ def test_branches_keep_their_successors() -> None:
     copy of a branch pointed at the old, dropped blocks (a KeyError in the backend)."""
     f = compile(SWITCH, opt_level=0)
     assert int(f(np.int32(42))) == 100 and int(f(np.int32(7))) == 7 and int(f(np.int32(3))) == 3
+
+
+FAILED_ALLOCATION = """
+import resource, sys
+import numpy as np
+from xla_tools import compile
+from tests.unit.test_reliability import huge_sum
+
+f = compile(huge_sum(1 << 29))  # a 2 GiB intermediate: below memory and swap
+with open("/proc/self/status") as status:
+    vm = next(int(line.split()[1]) << 10 for line in status if line.startswith("VmSize:"))
+resource.setrlimit(resource.RLIMIT_AS, (vm + (256 << 20), vm + (256 << 20)))
+f(np.float32(1))
+print("returned")
+"""
+
+
+def test_failed_allocation_stops_with_a_message() -> None:
+    """Compiled code checks what its allocators return: a null pointer (here the
+    address-space limit refuses 2 GiB) is reported with its size and the process
+    ends with status 1, instead of writing through it (SIGSEGV)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", FAILED_ALLOCATION], cwd=root, capture_output=True, text=True, timeout=300, check=False
+    )
+    assert done.returncode == 1, done.stderr[-2000:]
+    assert "returned" not in done.stdout
+    assert "out of memory: compiled code could not allocate a buffer of 2147483648 bytes" in done.stderr
