@@ -62,6 +62,7 @@ from lowering.to_llvm.common import (
     memref_strides,
     replace_with_llvm,
 )
+from lowering.to_llvm.vector_compare import SelectOp
 from xla_dialect.diagnostics import LoweringError
 
 ALLOC_ALIGNMENT = 64
@@ -515,7 +516,7 @@ class DimLowering(RewritePattern):
         for k, size in enumerate(shape):
             ck, cs = int_constant(k), int_constant(size)
             eq = llvm.ICmpOp(idx, ck.result, IntegerAttr(llvm.ICmpPredicateFlag.EQ.to_int(), 64))
-            sel = llvm.SelectOp(eq.res, cs.result, value)
+            sel = SelectOp(eq.res, cs.result, value)
             ops += [ck, cs, eq, sel]
             value = sel.res
         replace_with_llvm(op, ops, [value], rewriter)
