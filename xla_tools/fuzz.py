@@ -280,7 +280,19 @@ def _compile_and_run_forked(text: str, timeout: float) -> str:
         message = pipe.read().decode("utf-8", "replace")
     if status is not None and os.WIFSIGNALED(status):
         return f"signal: {signal.Signals(os.WTERMSIG(status)).name}"
+    if not message and status is not None and os.WIFEXITED(status) and os.WEXITSTATUS(status) == 1:
+        return "clean"  # compiled code reported a failed allocation and stopped (runtime/allocator.py)
     return message or "exit: the child said nothing"
+
+
+_FUNCTION = re.compile(r"func\.func\s+(?!private\b)@([\w.$-]+)")
+
+
+def _entry(text: str) -> str:
+    """The function to compile and call: `main` if there is one, else the first public
+    function (most lit chunks have no `main`; compiling for it only said so)."""
+    names = _FUNCTION.findall(text)
+    return "main" if "main" in names or not names else names[0]
 
 
 def _compile_and_run(text: str) -> str:
@@ -290,7 +302,7 @@ def _compile_and_run(text: str) -> str:
 
     clean = _clean_exceptions()
     try:
-        executable = compile(text, opt_level=0)
+        executable = compile(text, _entry(text), opt_level=0)
     except clean:
         return "clean"
     except Exception as err:  # noqa: BLE001
