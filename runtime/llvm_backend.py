@@ -8,7 +8,8 @@ and dispatches each op first to the handlers registered here, then to xDSL's
 * the ops of `lowering.to_llvm.common` xDSL lacks: `llvm.fptosi`, `llvm.fptoui`,
   `llvm.uitofp`, `llvm.switch`;
 * `llvm.fcmp` (xDSL's mistranslates the `_false`/`_true`/`ord`/`uno` predicates),
-  and the vector `llvm.fcmp`/`llvm.select` of `lowering.to_llvm.vector_compare`;
+  and the vector `llvm.fcmp`/`llvm.select` and `llvm.extractelement` of
+  `lowering.to_llvm.vector_compare`;
 * `llvm.call_intrinsic` (xDSL's rejects fast-math flags);
 * `llvm.mlir.global` (dense initializers are emitted as raw bytes, so big
   constants translate quickly; a global without a value that is not external
@@ -39,6 +40,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from lowering.to_llvm.common import FPToSIOp, FPToUIOp, SwitchOp, UIToFPOp
+from lowering.to_llvm.vector_compare import ExtractElementOp
 from lowering.to_llvm.vector_compare import FCmpOp as VectorFCmpOp
 from lowering.to_llvm.vector_compare import SelectOp as VectorSelectOp
 
@@ -138,6 +140,11 @@ def _fcmp(op: llvm.FCmpOp, builder: ir.IRBuilder, val_map: ValueMap, _: BlockMap
 @register_op_translation(VectorSelectOp)
 def _select(op: VectorSelectOp, builder: ir.IRBuilder, val_map: ValueMap, _: BlockMap) -> None:
     val_map[op.res] = builder.select(val_map[op.cond], val_map[op.lhs], val_map[op.rhs])
+
+
+@register_op_translation(ExtractElementOp)
+def _extract_element(op: ExtractElementOp, builder: ir.IRBuilder, val_map: ValueMap, _: BlockMap) -> None:
+    val_map[op.res] = builder.extract_element(val_map[op.vector], val_map[op.position])
 
 
 class _BFloat(ir.Type):

@@ -10,7 +10,8 @@ llvmlite builds vector compares and selects):
 
 * `llvm.fcmp`: operands of one float or vector-of-float type; result `i1`, or a
   vector of `i1` of the operands' shape;
-* `llvm.select`: condition `i1` (all lanes) or a vector of `i1` of the result's shape.
+* `llvm.select`: condition `i1` (all lanes) or a vector of `i1` of the result's shape;
+* `llvm.extractelement`, which xDSL lacks (it has `llvm.insertelement`).
 """
 
 from __future__ import annotations
@@ -130,4 +131,29 @@ class SelectOp(IRDLOperation):
             )
 
 
-__all__ = ["FCmpOp", "SelectOp", "mask_type"]
+@irdl_op_definition
+class ExtractElementOp(IRDLOperation):
+    """`llvm.extractelement %vector[%index : i64] : vector<NxT>`: one lane (xDSL has the
+    insertion only). Scalar calls on vectors (libm) go lane by lane with it."""
+
+    name = "llvm.extractelement"
+
+    vector = operand_def(VectorType)
+    position = operand_def(IntegerType)
+    res = result_def()
+
+    traits = traits_def(Pure())  # printed in the generic form, which MLIR reads too
+
+    def __init__(self, vector: Operation | SSAValue, position: Operation | SSAValue):
+        t = SSAValue.get(vector).type
+        assert isinstance(t, VectorType)
+        super().__init__(operands=[vector, position], result_types=[t.element_type])
+
+    def verify_(self) -> None:
+        t = self.vector.type
+        assert isinstance(t, VectorType)
+        if self.res.type != t.element_type:
+            raise VerifyException(f"result type {self.res.type} must be the element type {t.element_type}")
+
+
+__all__ = ["ExtractElementOp", "FCmpOp", "SelectOp", "mask_type"]

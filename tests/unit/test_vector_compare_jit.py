@@ -1,7 +1,7 @@
 """Element-wise code on vectors that needs a vector of `i1` (issue 17, a fuzzer finding):
 `math.tanh` on vectors (whose approximation compares and selects lane by lane),
 `arith.cmpf`/`arith.select` on vectors and `arith.truncf` of a vector to bf16 (whose
-rounding selects) pass `lower-to-llvm` and compute what NumPy computes. xDSL's
+rounding selects) and libm calls on vectors (f64 `tanh`, `atan2`: one call per lane) pass `lower-to-llvm` and compute what NumPy computes. xDSL's
 `llvm.fcmp`/`llvm.select` took scalars only (`lowering/to_llvm/vector_compare.py`)."""
 
 from __future__ import annotations
@@ -24,6 +24,21 @@ func.func @tanh_f32(%a: memref<{LANES}xf32>, %out: memref<{LANES}xf32>) {{
   %v = vector.load %a[%c0] : memref<{LANES}xf32>, vector<{LANES}xf32>
   %t = math.tanh %v : vector<{LANES}xf32>
   vector.store %t, %out[%c0] : memref<{LANES}xf32>, vector<{LANES}xf32>
+  func.return
+}}
+func.func @tanh_f64(%a: memref<{LANES}xf64>, %out: memref<{LANES}xf64>) {{
+  %c0 = arith.constant 0 : index
+  %v = vector.load %a[%c0] : memref<{LANES}xf64>, vector<{LANES}xf64>
+  %t = math.tanh %v : vector<{LANES}xf64>
+  vector.store %t, %out[%c0] : memref<{LANES}xf64>, vector<{LANES}xf64>
+  func.return
+}}
+func.func @atan2_f64(%a: memref<{LANES}xf64>, %b: memref<{LANES}xf64>, %out: memref<{LANES}xf64>) {{
+  %c0 = arith.constant 0 : index
+  %y = vector.load %a[%c0] : memref<{LANES}xf64>, vector<{LANES}xf64>
+  %x = vector.load %b[%c0] : memref<{LANES}xf64>, vector<{LANES}xf64>
+  %t = math.atan2 %y, %x : vector<{LANES}xf64>
+  vector.store %t, %out[%c0] : memref<{LANES}xf64>, vector<{LANES}xf64>
   func.return
 }}
 func.func @max_f32(%a: memref<{LANES}xf32>, %b: memref<{LANES}xf32>, %out: memref<{LANES}xf32>) {{
@@ -67,6 +82,16 @@ def test_tanh_on_vectors(jit) -> None:
     jit.call("tanh_f32", VALUES.copy(), out)
     np.testing.assert_allclose(out, np.tanh(VALUES), rtol=4e-7, atol=0)
     assert np.signbit(out[1]) and np.isnan(out[7])
+
+
+def test_libm_calls_on_vectors_go_lane_by_lane(jit) -> None:
+    x = VALUES.astype(np.float64)
+    out = np.zeros(LANES, np.float64)
+    jit.call("tanh_f64", x.copy(), out)
+    np.testing.assert_array_equal(out, np.tanh(x))
+    other = np.linspace(-2, 2, LANES)
+    jit.call("atan2_f64", x.copy(), other, out)
+    np.testing.assert_array_equal(out, np.arctan2(x, other))
 
 
 def test_compare_and_select_on_vectors(jit) -> None:
