@@ -330,6 +330,10 @@ def _check_allocation(op: Operation, ptr: SSAValue, size: SSAValue, rewriter: Pa
     rewriter.insert([llvm.CallOp(ALLOCATION_FAILED, size), llvm.UnreachableOp()], InsertPoint.at_end(failed))
 
 
+STACK_LIMIT = 8 << 20
+"""The largest `memref.alloca` lowered: Linux's default stack (a thread's is no larger)."""
+
+
 class AllocaLowering(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: memref.AllocaOp, rewriter: PatternRewriter, /) -> None:
@@ -337,6 +341,12 @@ class AllocaLowering(RewritePattern):
         if op.dynamic_sizes:
             raise LoweringError("memref.alloca with dynamic sizes is not supported", op)
         alignment = op.alignment.value.data if op.alignment else 16
+        if _byte_size(t) > STACK_LIMIT:  # it would run past the stack (SIGSEGV), not fail
+            raise LoweringError(
+                f"memref.alloca of {_byte_size(t)} bytes exceeds the {STACK_LIMIT >> 20} MiB stack "
+                "(use memref.alloc)",
+                op,
+            )
         count = int_constant(max(1, math.prod(t.get_shape())))
         alloca = llvm.AllocaOp(count.result, llvm_element_type(t), alignment=alignment)
         replace_with_llvm(op, [count, alloca], [alloca.res], rewriter)
