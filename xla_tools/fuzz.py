@@ -14,7 +14,7 @@ the text is cut short) and goes through the stages a user runs: parse and verify
 arguments, in a forked child so that a crash or a hang is seen, not suffered.
 
 Clean outcomes are a located diagnostic (`XlaProgramError`, `CompileError`, a
-pass's `DiagnosticException`/`VerifyException`), a `ValueError`/`MemoryError`
+pass's `DiagnosticException`/`VerifyException`), a `ValueError`/`MemoryError`/`HostIOError` (located: an empty infeed, a missing replica)
 from the executable's checks, or success. Anything else (another exception, a
 signal, a timeout, a pass whose output does not verify) is a finding, reported
 with its stage, its exception and the mutant; `--out DIR` writes each distinct one
@@ -298,6 +298,7 @@ def _entry(text: str) -> str:
 def _compile_and_run(text: str) -> str:
     import numpy as np
 
+    from runtime.host_io import HostIOError
     from xla_tools import compile
 
     clean = _clean_exceptions()
@@ -314,7 +315,7 @@ def _compile_and_run(text: str) -> str:
             for spec in specs
         ]
         executable.run_leaves(leaves)
-    except (ValueError, MemoryError) + clean:
+    except (ValueError, MemoryError, HostIOError) + clean:  # HostIOError: located (an empty infeed, ...)
         return "compiled"
     except Exception as err:  # noqa: BLE001
         return f"{type(err).__name__}: {_where(err)}"
