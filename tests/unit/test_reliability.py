@@ -130,3 +130,12 @@ def test_evicted_modules_free_their_engines(monkeypatch: pytest.MonkeyPatch) -> 
         del f
     gc.collect()
     assert [e() is None for e in engines] == [True, True, True, False, False]
+
+
+def test_non_ascii_function_names_compile() -> None:
+    """A symbol name outside ASCII (`@"ÿ"`, valid MLIR) compiles and runs: llvmlite looks
+    native symbols up as ASCII, so the module's own symbol spells the name in hex
+    (a fuzzer finding: UnicodeEncodeError in the execution engine)."""
+    text = ADD.replace("@main", '@"ÿdouble"')
+    f = compile(text, "ÿdouble", opt_level=0)
+    np.testing.assert_array_equal(f(np.ones(3, np.float32)), np.full(3, 2, np.float32))
