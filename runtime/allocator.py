@@ -17,7 +17,12 @@ request of the same size, whose pages are already mapped.
 * The callbacks run under the GIL (ctypes takes it for a callback), so they are
   safe from any thread; their cost (microseconds) is small beside the faults of
   the buffers they serve.
-* `trim()` returns every cached block to the system.
+* `trim()` returns every cached block to the system; a request the system refuses
+  is retried once after the cache is given back.
+* Compiled code checks every allocation: on null it calls `__xla_alloc_failed(size)`,
+  which reports the size and ends the process with status 1 (native frames cannot
+  be unwound into a Python exception). `Executable` refuses beforehand a buffer
+  larger than memory and swap, as a `MemoryError`.
 """
 
 from __future__ import annotations
@@ -84,6 +89,10 @@ class BlockCache:
             self.cached_bytes -= size
         else:
             address = _libc.aligned_alloc(alignment, size) or 0
+            if not address and self.free_order:  # give the cached blocks back, then retry
+                while self.free_order:
+                    self._evict_oldest()
+                address = _libc.aligned_alloc(alignment, size) or 0
         if address:
             self.live[address] = key
         return address
@@ -121,6 +130,24 @@ def _free(address: int | None) -> None:
         CACHE.release(address)
 
 
+ALLOCATION_FAILED_SYMBOL = "__xla_alloc_failed"
+
+
+@ctypes.CFUNCTYPE(None, ctypes.c_int64)
+def _allocation_failed(size: int) -> None:
+    """Compiled code calls this when an allocator returned null. Native frames cannot
+    be unwound into a Python exception, and the code must not go on through a null
+    pointer: report the size on stderr and end the process with status 1."""
+    message = (
+        f"error: out of memory: compiled code could not allocate a buffer of {size} bytes "
+        f"({size / 2**30:.3g} GiB); the process stops here\n"
+    )
+    try:
+        os.write(2, message.encode())
+    finally:
+        os._exit(1)
+
+
 def trim() -> None:
     """Return every cached free block to the system."""
     CACHE.trim()
@@ -128,5 +155,9 @@ def trim() -> None:
 
 llvm_binding.add_symbol(ALLOC_SYMBOL, ctypes.cast(_alloc, ctypes.c_void_p).value)  # pyright: ignore[reportArgumentType]
 llvm_binding.add_symbol(FREE_SYMBOL, ctypes.cast(_free, ctypes.c_void_p).value)  # pyright: ignore[reportArgumentType]
+llvm_binding.add_symbol(
+    ALLOCATION_FAILED_SYMBOL,
+    ctypes.cast(_allocation_failed, ctypes.c_void_p).value,  # pyright: ignore[reportArgumentType]
+)
 
-__all__ = ["ALLOC_SYMBOL", "CACHE", "FREE_SYMBOL", "LARGE_ALLOCATION", "BlockCache", "trim"]
+__all__ = ["ALLOCATION_FAILED_SYMBOL", "ALLOC_SYMBOL", "CACHE", "FREE_SYMBOL", "LARGE_ALLOCATION", "BlockCache", "trim"]

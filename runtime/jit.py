@@ -313,7 +313,9 @@ def _mangle_defined_functions(mod: llvm_binding.ModuleRef) -> dict[str, str]:
     symbols: dict[str, str] = {}
     for f in mod.functions:
         if not f.is_declaration and not f.name.startswith("llvm."):
-            symbols[f.name] = FUNCTION_PREFIX + f.name
+            # llvmlite looks symbols up as ASCII: a name such as `@"ÿ"` is spelled in hex
+            own = f.name if f.name.isascii() else "utf8:" + f.name.encode("utf-8").hex()
+            symbols[f.name] = FUNCTION_PREFIX + own
             f.name = symbols[f.name]
     return symbols
 

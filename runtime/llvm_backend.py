@@ -7,7 +7,9 @@ and dispatches each op first to the handlers registered here, then to xDSL's
 
 * the ops of `lowering.to_llvm.common` xDSL lacks: `llvm.fptosi`, `llvm.fptoui`,
   `llvm.uitofp`, `llvm.switch`;
-* `llvm.fcmp` (xDSL's mistranslates the `_false`/`_true`/`ord`/`uno` predicates);
+* `llvm.fcmp` (xDSL's mistranslates the `_false`/`_true`/`ord`/`uno` predicates),
+  and the vector `llvm.fcmp`/`llvm.select` and `llvm.extractelement` of
+  `lowering.to_llvm.vector_compare`;
 * `llvm.call_intrinsic` (xDSL's rejects fast-math flags);
 * `llvm.mlir.global` (dense initializers are emitted as raw bytes, so big
   constants translate quickly; a global without a value that is not external
@@ -38,6 +40,9 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
 from lowering.to_llvm.common import FPToSIOp, FPToUIOp, SwitchOp, UIToFPOp
+from lowering.to_llvm.vector_compare import ExtractElementOp
+from lowering.to_llvm.vector_compare import FCmpOp as VectorFCmpOp
+from lowering.to_llvm.vector_compare import SelectOp as VectorSelectOp
 
 ValueMap = dict[SSAValue, ir.Value]
 BlockMap = dict[Block, LLVMBlock]
@@ -120,6 +125,7 @@ def _store(op: llvm.StoreOp, builder: ir.IRBuilder, val_map: ValueMap, _: BlockM
         store.align = op.alignment.value.data
 
 
+@register_op_translation(VectorFCmpOp)
 @register_op_translation(llvm.FCmpOp)
 def _fcmp(op: llvm.FCmpOp, builder: ir.IRBuilder, val_map: ValueMap, _: BlockMap) -> None:
     pred = llvm.FCmpPredicateFlag.from_int(op.predicate.value.data).value.lstrip("_")
@@ -129,6 +135,16 @@ def _fcmp(op: llvm.FCmpOp, builder: ir.IRBuilder, val_map: ValueMap, _: BlockMap
     )
     builder._insert(instr)  # pyright: ignore[reportPrivateUsage]
     val_map[op.res] = instr
+
+
+@register_op_translation(VectorSelectOp)
+def _select(op: VectorSelectOp, builder: ir.IRBuilder, val_map: ValueMap, _: BlockMap) -> None:
+    val_map[op.res] = builder.select(val_map[op.cond], val_map[op.lhs], val_map[op.rhs])
+
+
+@register_op_translation(ExtractElementOp)
+def _extract_element(op: ExtractElementOp, builder: ir.IRBuilder, val_map: ValueMap, _: BlockMap) -> None:
+    val_map[op.res] = builder.extract_element(val_map[op.vector], val_map[op.position])
 
 
 class _BFloat(ir.Type):

@@ -96,7 +96,9 @@ def to_numpy(attr: DenseIntOrFPElementsAttr) -> np.ndarray:
     if dtype is None:
         raise ValueError(f"no NumPy type for {tensor_type.get_element_type()}")
     shape = tuple(shape_of(tensor_type))
-    if type(tensor_type.get_element_type()) in NARROW_FLOATS:  # the stored bytes, bit-exact
+    if type(tensor_type.get_element_type()) in NARROW_FLOATS or isinstance(
+        tensor_type.get_element_type(), BFloat16Type
+    ):  # the stored bytes, bit-exact (unpacking to Python floats would quiet a signalling NaN)
         flat = np.frombuffer(attr.data.data, dtype=np.uint8).view(dtype).copy()
     elif dtype.kind in "fc" and dtype.itemsize == attr.get_element_type().compile_time_size:
         flat = np.frombuffer(attr.data.data, dtype=dtype.newbyteorder("<")).astype(dtype)  # bits kept

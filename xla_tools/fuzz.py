@@ -14,7 +14,7 @@ the text is cut short) and goes through the stages a user runs: parse and verify
 arguments, in a forked child so that a crash or a hang is seen, not suffered.
 
 Clean outcomes are a located diagnostic (`XlaProgramError`, `CompileError`, a
-pass's `DiagnosticException`/`VerifyException`), a `ValueError`/`MemoryError`
+pass's `DiagnosticException`/`VerifyException`), a `ValueError`/`MemoryError`/`HostIOError` (located: an empty infeed, a missing replica)
 from the executable's checks, or success. Anything else (another exception, a
 signal, a timeout, a pass whose output does not verify) is a finding, reported
 with its stage, its exception and the mutant; `--out DIR` writes each distinct one
@@ -280,17 +280,30 @@ def _compile_and_run_forked(text: str, timeout: float) -> str:
         message = pipe.read().decode("utf-8", "replace")
     if status is not None and os.WIFSIGNALED(status):
         return f"signal: {signal.Signals(os.WTERMSIG(status)).name}"
+    if not message and status is not None and os.WIFEXITED(status) and os.WEXITSTATUS(status) == 1:
+        return "clean"  # compiled code reported a failed allocation and stopped (runtime/allocator.py)
     return message or "exit: the child said nothing"
+
+
+_FUNCTION = re.compile(r"func\.func\s+(?!private\b)@([\w.$-]+)")
+
+
+def _entry(text: str) -> str:
+    """The function to compile and call: `main` if there is one, else the first public
+    function (most lit chunks have no `main`; compiling for it only said so)."""
+    names = _FUNCTION.findall(text)
+    return "main" if "main" in names or not names else names[0]
 
 
 def _compile_and_run(text: str) -> str:
     import numpy as np
 
+    from runtime.host_io import HostIOError
     from xla_tools import compile
 
     clean = _clean_exceptions()
     try:
-        executable = compile(text, opt_level=0)
+        executable = compile(text, _entry(text), opt_level=0)
     except clean:
         return "clean"
     except Exception as err:  # noqa: BLE001
@@ -302,7 +315,7 @@ def _compile_and_run(text: str) -> str:
             for spec in specs
         ]
         executable.run_leaves(leaves)
-    except (ValueError, MemoryError) + clean:
+    except (ValueError, MemoryError, HostIOError) + clean:  # HostIOError: located (an empty infeed, ...)
         return "compiled"
     except Exception as err:  # noqa: BLE001
         return f"{type(err).__name__}: {_where(err)}"

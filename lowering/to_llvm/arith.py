@@ -12,8 +12,8 @@ bf16 is carried as its i16 bit pattern (llvmlite has no bfloat type): constants
 become their bits, `select` and `bitcast` move the bits, `extf` from bf16 is
 `zext`/`shl 16`/`bitcast` (then `fpext` to f64), `truncf` to bf16 rounds to
 nearest even on the f32 bits (NaN → a quiet NaN keeping the sign; from f64 the
-value is first rounded to odd in f32, so it is rounded once; scalars only, as
-xDSL's `llvm.select` takes an i1 condition). Any other arith op on bf16 is an
+value is first rounded to odd in f32, so it is rounded once; on vectors too, with
+the vector `llvm.select` of `vector_compare`). Any other arith op on bf16 is an
 error asking for `arith-emulate-unsupported-floats`.
 """
 
@@ -61,6 +61,7 @@ from lowering.to_llvm.common import (
     type_suffix,
 )
 from lowering.to_llvm.index import index_cast
+from lowering.to_llvm.vector_compare import FCmpOp, SelectOp
 from xla_dialect.diagnostics import LoweringError
 
 
@@ -145,7 +146,7 @@ def _negf(op: Operation, args: list[SSAValue], t: Attribute) -> Built:
 
 
 def _select(op: Operation, args: list[SSAValue], t: Attribute) -> Built:
-    return _single(llvm.SelectOp(args[0], args[1], args[2]))
+    return _single(SelectOp(args[0], args[1], args[2]))
 
 
 def _cmpi(op: Operation, args: list[SSAValue], t: Attribute) -> Built:
@@ -176,7 +177,7 @@ def _cmpf(op: Operation, args: list[SSAValue], t: Attribute) -> Built:
             )
             return _single(const)
         return _single(int_constant(value, i1))
-    cmp = _compare_of(llvm.FCmpOp(args[0], args[1], predicate), t)
+    cmp = _compare_of(FCmpOp(args[0], args[1], predicate), t)
     fm = llvm_fastmath(op.properties.get("fastmath"))
     if fm.data:
         cmp.properties["fastmathFlags"] = fm
@@ -229,7 +230,7 @@ def _ceildivui(op: Operation, args: list[SSAValue], t: Attribute) -> Built:
     minus = llvm.SubOp(a, one.result)
     quot = llvm.UDivOp(minus.res, b)
     plus = llvm.AddOp(quot.res, one.result)
-    sel = llvm.SelectOp(is_zero.res, zero.result, plus.res)
+    sel = SelectOp(is_zero.res, zero.result, plus.res)
     return [zero, one, is_zero, minus, quot, plus, sel], sel.res
 
 
@@ -248,7 +249,7 @@ def _signed_div_adjust(args: list[SSAValue], t: Attribute, *, ceil: bool) -> Bui
     signs = llvm.ICmpOp(a_neg.res, b_neg.res, pred("eq" if ceil else "ne"))
     adjust = llvm.AndOp(rem_nonzero.res, signs.res)
     moved = (llvm.AddOp if ceil else llvm.SubOp)(quot.res, one.result)
-    sel = llvm.SelectOp(adjust.res, moved.res, quot.res)
+    sel = SelectOp(adjust.res, moved.res, quot.res)
     ops: list[Operation] = [zero, one, quot, prod, rem, rem_nonzero, a_neg, b_neg, signs, adjust, moved, sel]
     return ops, sel.res
 
@@ -319,9 +320,9 @@ def _f64_to_f32_round_to_odd_bits(x: SSAValue, t64: Attribute) -> Built:
     bits = llvm.BitcastOp(narrow.result, i32t)
     one = _int_splat(1, i32t)
     toward_zero = llvm.SubOp(bits.result, one.result)  # one step toward zero
-    truncated = llvm.SelectOp(away.res, toward_zero.res, bits.result)
+    truncated = SelectOp(away.res, toward_zero.res, bits.result)
     odd = llvm.OrOp(truncated.res, one.result)
-    result = llvm.SelectOp(inexact.res, odd.res, truncated.res)
+    result = SelectOp(inexact.res, odd.res, truncated.res)
     ops: list[Operation] = [
         narrow, back, back_bits, x_bits, inexact, magnitude, back_magnitude, x_magnitude, away,
         bits, one, toward_zero, truncated, odd, result,
@@ -358,7 +359,7 @@ def _float_to_bf16(op: Operation, x: SSAValue, source: Attribute, t: Attribute) 
     upper16 = llvm.TruncOp(upper.res, t)
     quiet_bit = _int_splat(0x0040, t)
     quiet = llvm.OrOp(upper16.res, quiet_bit.result)
-    select = llvm.SelectOp(is_nan.res, quiet.res, result.res)
+    select = SelectOp(is_nan.res, quiet.res, result.res)
     ops += [
         sixteen, upper, one, lsb, half, bias, biased, rounded, result,
         magnitude_mask, magnitude, inf_bits, is_nan, upper16, quiet_bit, quiet, select,
@@ -374,12 +375,6 @@ def _extf(op: Operation, args: list[SSAValue], t: Attribute) -> Built:
 
 def _truncf(op: Operation, args: list[SSAValue], t: Attribute) -> Built:
     if is_bf16(op.results[0].type):
-        if isinstance(t, VectorType):  # the rounding needs a select on a vector of i1
-            raise LoweringError(
-                "truncf to bf16 is lowered on scalars only (xDSL's llvm.select takes an "
-                "i1 condition): lower vector ops to scalars first",
-                op,
-            )
         return _float_to_bf16(op, args[0], op.operands[0].type, t)
     return _single(llvm.FPTruncOp(args[0], t))
 

@@ -4,7 +4,7 @@
   log, log2, log10, sin, cos, floor, ceil, round, roundeven, trunc, copysign,
   powf → `llvm.pow`, fma, fpowi → `llvm.powi`, absi → `llvm.abs`, ctpop, ctlz,
   cttz (zero input defined: the bit width); rsqrt → `1 / llvm.sqrt`.
-* libm calls (scalars): tanh, tan, atan2, atan, asin, acos, sinh, cosh, asinh,
+* libm calls (scalars; 1-D vectors lane by lane): tanh, tan, atan2, atan, asin, acos, sinh, cosh, asinh,
   acosh, atanh, log1p, expm1, cbrt, erf: `tanhf` for f32, `tanh` for f64; f16
   is computed in f32 (bf16 never gets here: `arith-emulate-unsupported-floats`
   widens it first, and `llvm_operands` rejects bf16 arithmetic).
@@ -40,6 +40,7 @@ from lowering.to_llvm.common import (
     replace_with_llvm,
     type_suffix,
 )
+from lowering.to_llvm.vector_compare import ExtractElementOp
 from xla_dialect.diagnostics import LoweringError
 
 FLOAT_INTRINSICS: dict[type[Operation], str] = {
@@ -142,40 +143,68 @@ class MathIntrinsicLowering(RewritePattern):
             replace_with_llvm(op, [sqrt, one, div], [div.res], rewriter)
 
 
+MAX_UNROLLED_LANES = 64
+"""A libm call on a vector is unrolled into one call per lane up to this many lanes."""
+
+
 class MathLibmLowering(RewritePattern):
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         base = LIBM_FUNCTIONS.get(type(op))
         if base is None:
             return
         t = op.results[0].type
-        if isinstance(t, VectorType):
-            raise LoweringError(f"cannot lower '{op.name}' on vectors (libm calls are scalar)", op)
         args = llvm_operands(op.operands, rewriter, op)
-        ops: list[Operation] = []
-        if isinstance(t, Float32Type):
-            name, ct = base + "f", t
-        elif isinstance(t, Float64Type):
-            name, ct = base, t
-        elif isinstance(t, Float16Type):
-            name, ct = base + "f", f32
-            widened: list[SSAValue] = []
-            for a in args:
-                ext = llvm.FPExtOp(a, f32)
-                ops.append(ext)
-                widened.append(ext.result)
-            args = widened
-        else:
-            raise LoweringError(f"cannot lower '{op.name}' on {t}", op)
-        ensure_function(op, name, [ct] * len(args), ct, rewriter)
-        call = llvm.CallOp(name, *args, return_type=ct)
-        ops.append(call)
-        result = call.returned
-        assert result is not None
-        if ct != t:
-            trunc = llvm.FPTruncOp(result, t)
-            ops.append(trunc)
-            result = trunc.result
+        if isinstance(t, VectorType):  # lane by lane
+            _check_type(op, t)
+            lanes = t.get_shape()[0]
+            if lanes > MAX_UNROLLED_LANES:
+                raise LoweringError(f"cannot lower '{op.name}' on {t}: libm calls are scalar, "
+                                    f"and more than {MAX_UNROLLED_LANES} lanes are not unrolled", op)
+            vector = llvm.UndefOp(convert_type(t))
+            ops: list[Operation] = [vector]
+            result = vector.res
+            for lane in range(lanes):
+                index = int_constant(lane)
+                extracts = [ExtractElementOp(a, index.result) for a in args]
+                lane_ops, value = _libm_call(op, base, t.element_type, [e.res for e in extracts], rewriter)
+                insert = llvm.InsertElementOp(result, value, index.result)
+                ops += [index, *extracts, *lane_ops, insert]
+                result = insert.res
+            replace_with_llvm(op, ops, [result], rewriter)
+            return
+        ops, result = _libm_call(op, base, t, args, rewriter)
         replace_with_llvm(op, ops, [result], rewriter)
+
+
+def _libm_call(
+    op: Operation, base: str, t: Attribute, args: list[SSAValue], rewriter: PatternRewriter
+) -> tuple[list[Operation], SSAValue]:
+    """The scalar libm call `base` (`base` + "f" for f32; f16 through f32) on `args`."""
+    ops: list[Operation] = []
+    if isinstance(t, Float32Type):
+        name, ct = base + "f", t
+    elif isinstance(t, Float64Type):
+        name, ct = base, t
+    elif isinstance(t, Float16Type):
+        name, ct = base + "f", f32
+        widened: list[SSAValue] = []
+        for a in args:
+            ext = llvm.FPExtOp(a, f32)
+            ops.append(ext)
+            widened.append(ext.result)
+        args = widened
+    else:
+        raise LoweringError(f"cannot lower '{op.name}' on {t}", op)
+    ensure_function(op, name, [ct] * len(args), ct, rewriter)
+    call = llvm.CallOp(name, *args, return_type=ct)
+    ops.append(call)
+    result = call.returned
+    assert result is not None
+    if ct != t:
+        trunc = llvm.FPTruncOp(result, t)
+        ops.append(trunc)
+        result = trunc.result
+    return ops, result
 
 
 def math_patterns() -> list[RewritePattern]:

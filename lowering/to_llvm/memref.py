@@ -62,6 +62,7 @@ from lowering.to_llvm.common import (
     memref_strides,
     replace_with_llvm,
 )
+from lowering.to_llvm.vector_compare import SelectOp
 from xla_dialect.diagnostics import LoweringError
 
 ALLOC_ALIGNMENT = 64
@@ -293,7 +294,44 @@ class AllocLowering(RewritePattern):
         ensure_function(op, allocator, [i64, i64], PTR, rewriter)
         c_align, c_size = int_constant(alignment), int_constant(size)
         call = llvm.CallOp(allocator, c_align.result, c_size.result, return_type=PTR)
-        replace_with_llvm(op, [c_align, c_size, call], [call.returned], rewriter)  # type: ignore[list-item]
+        rewriter.insert([c_align, c_size, call], InsertPoint.before(op))
+        _check_allocation(op, call.returned, c_size.result, rewriter)  # type: ignore[arg-type]
+        replace_with_llvm(op, [], [call.returned], rewriter)  # type: ignore[list-item]
+
+
+ALLOCATION_FAILED = "__xla_alloc_failed"
+"""`void __xla_alloc_failed(i64 size)`, called when an allocator returns null; it does
+not return (the runtime binds it to a report on stderr and an exit with status 1:
+compiled code cannot unwind to its caller)."""
+
+
+def _check_allocation(op: Operation, ptr: SSAValue, size: SSAValue, rewriter: PatternRewriter) -> None:
+    """Branch to a call of `__xla_alloc_failed` when `ptr` is null, so that a failed
+    allocation is reported instead of written through. The check needs blocks: it is
+    emitted where `op` sits directly in a function body (as `lower-to-llvm` leaves
+    every allocation, scf being lowered to cf first); elsewhere it is an error."""
+    block = op.parent_block()
+    region = block.parent if block is not None else None
+    if block is None or region is None or not isinstance(region.parent, (func.FuncOp, llvm.FuncOp)):
+        raise LoweringError(
+            f"'{op.name}' needs a null check of its allocation but is not directly in a function "
+            "body (lower scf to cf first)",
+            op,
+        )
+    ensure_function(op, ALLOCATION_FAILED, [i64], llvm.LLVMVoidType(), rewriter)
+    address = llvm.PtrToIntOp(ptr, i64)  # xDSL's llvm.icmp takes integers only
+    zero = int_constant(0)
+    is_null = llvm.ICmpOp(address.results[0], zero.result, IntegerAttr(llvm.ICmpPredicateFlag.EQ.to_int(), 64))
+    rewriter.insert([address, zero, is_null], InsertPoint.before(op))
+    after = block.split_before(op)
+    failed = Block()
+    region.add_block(failed)
+    rewriter.insert(llvm.CondBrOp(is_null.res, failed, [], after, []), InsertPoint.at_end(block))
+    rewriter.insert([llvm.CallOp(ALLOCATION_FAILED, size), llvm.UnreachableOp()], InsertPoint.at_end(failed))
+
+
+STACK_LIMIT = 8 << 20
+"""The largest `memref.alloca` lowered: Linux's default stack (a thread's is no larger)."""
 
 
 class AllocaLowering(RewritePattern):
@@ -303,6 +341,12 @@ class AllocaLowering(RewritePattern):
         if op.dynamic_sizes:
             raise LoweringError("memref.alloca with dynamic sizes is not supported", op)
         alignment = op.alignment.value.data if op.alignment else 16
+        if _byte_size(t) > STACK_LIMIT:  # it would run past the stack (SIGSEGV), not fail
+            raise LoweringError(
+                f"memref.alloca of {_byte_size(t)} bytes exceeds the {STACK_LIMIT >> 20} MiB stack "
+                "(use memref.alloc)",
+                op,
+            )
         count = int_constant(max(1, math.prod(t.get_shape())))
         alloca = llvm.AllocaOp(count.result, llvm_element_type(t), alignment=alignment)
         replace_with_llvm(op, [count, alloca], [alloca.res], rewriter)
@@ -482,7 +526,7 @@ class DimLowering(RewritePattern):
         for k, size in enumerate(shape):
             ck, cs = int_constant(k), int_constant(size)
             eq = llvm.ICmpOp(idx, ck.result, IntegerAttr(llvm.ICmpPredicateFlag.EQ.to_int(), 64))
-            sel = llvm.SelectOp(eq.res, cs.result, value)
+            sel = SelectOp(eq.res, cs.result, value)
             ops += [ck, cs, eq, sel]
             value = sel.res
         replace_with_llvm(op, ops, [value], rewriter)

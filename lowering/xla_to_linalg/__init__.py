@@ -51,6 +51,7 @@ class ConvertXlaToLinalgPass(ModulePass):
     name = "convert-xla-to-linalg"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        reduction.widen_reducer_operands(op)
         for function in list(op.ops):
             if not isinstance(function, func.FuncOp):
                 continue

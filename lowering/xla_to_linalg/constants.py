@@ -12,6 +12,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+import numpy as np
 from xdsl.builder import Builder
 from xdsl.dialects import arith, complex
 from xdsl.dialects.builtin import (
@@ -52,6 +53,22 @@ def scalar_attr(value: object, element: Attribute) -> Attribute:
     return FloatAttr(float(value), t)  # pyright: ignore[reportArgumentType]
 
 
+def scalar_constant(builder: Builder, value: object, element: Attribute) -> SSAValue:
+    """One element as a scalar `arith.constant`. A NaN narrower than f64 is built from
+    its bits (`arith.constant` of the integer, `arith.bitcast`): a float attribute holds
+    a Python float, and widening a signalling NaN to it sets the quiet bit, so the
+    constant would change value (`0x7F800001` would run as `0x7FC00001`)."""
+    t = signless_type(element)
+    raw = np.asarray(value)
+    with np.errstate(invalid="ignore"):  # testing a signalling NaN sets the invalid flag
+        is_nan = isinstance(t, AnyFloat) and raw.dtype.kind not in "iub" and bool(np.isnan(raw))
+    if is_nan and t.bitwidth < 64:
+        bits = int(raw.view(f"u{raw.dtype.itemsize}"))
+        integer = builder.insert(arith.ConstantOp(IntegerAttr(normalize_int(bits, t.bitwidth), IntegerType(t.bitwidth))))
+        return builder.insert(arith.BitcastOp(integer.result, t)).result
+    return builder.insert(arith.ConstantOp(scalar_attr(value, element))).result  # pyright: ignore
+
+
 def _splat_value(attr: DenseIntOrFPElementsAttr) -> object | None:
     splat = splat_element(to_numpy(attr))  # a splat literal is one stored element
     return None if splat is None else splat[()]
@@ -63,7 +80,7 @@ def constant_scalar(builder: Builder, op: ConstantOp) -> SSAValue:
     value = to_numpy(op.value).flat[0]
     if isinstance(element, ComplexType):
         return complex_constant(builder.insert, value.real, value.imag, element)
-    return builder.insert(arith.ConstantOp(scalar_attr(value, element))).result  # pyright: ignore
+    return scalar_constant(builder, value, element)
 
 
 @lowers(ConstantOp)
@@ -75,7 +92,7 @@ def lower_constant(cx: Converter, op: ConstantOp, builder: Builder) -> Sequence[
         scalar = complex_constant(builder.insert, splat.real, splat.imag, element)  # pyright: ignore
         return [filled(builder, scalar, result_type)]
     if splat is not None:
-        scalar = builder.insert(arith.ConstantOp(scalar_attr(splat, element_type_of(op.output.type)))).result  # pyright: ignore
+        scalar = scalar_constant(builder, splat, element)
         return [filled(builder, scalar, result_type)]
     value = DenseIntOrFPElementsAttr(result_type, op.value.data)
     return [builder.insert(arith.ConstantOp(value, result_type)).result]
@@ -103,4 +120,4 @@ def lower_iota(cx: Converter, op: IotaOp, builder: Builder) -> Sequence[SSAValue
     return generic(builder, [], [], [empty(builder, result_type)], [identity_map(rank)], parallel(rank), body)
 
 
-__all__ = ["constant_scalar", "lower_constant", "lower_iota", "scalar_attr"]
+__all__ = ["constant_scalar", "lower_constant", "lower_iota", "scalar_attr", "scalar_constant"]

@@ -37,8 +37,9 @@ from xdsl.dialects.builtin import (
     f32,
     i8,
 )
-from xdsl.ir import Attribute, Block, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineExpr
+from xdsl.rewriter import InsertPoint, Rewriter
 
 from lowering.xla_to_linalg.converter import (
     Converter,
@@ -58,8 +59,9 @@ from lowering.xla_to_linalg.elementwise import captured_scalars, scalar_region_r
 from lowering.xla_to_linalg.slicing import pad_tensor
 from xla_dialect.literals import to_numpy
 from xla_dialect.ops.constants import ConstantOp
+from xla_dialect.ops.conversions import ConvertOp
 from xla_dialect.ops.elementwise import BitcastConvertOp, ReducePrecisionOp
-from xla_dialect.ops.reduction import MapOp, ReduceOp, ReduceWindowOp
+from xla_dialect.ops.reduction import MapOp, ReduceOp, ReduceWindowOp, narrower_reducer_operands
 from xla_dialect.syntax import ints_of
 from xla_dialect.types import element_type_of, shape_of
 
@@ -253,3 +255,15 @@ def lower_map(cx: Converter, op: MapOp, builder: Builder) -> Sequence[SSAValue]:
 
 
 __all__ = ["f32_reducer", "lower_map", "lower_reduce", "lower_reduce_window"]
+
+
+
+def widen_reducer_operands(module: Operation) -> None:
+    """Convert the operands of every `reduce`/`reduce_window` whose reducer computes in
+    a wider element type (StableHLO allows a promotable accumulator: bf16 summed in
+    f32) to the reducer's type, so the lowerings see one element type per input."""
+    for op in list(module.walk()):
+        for index, t in narrower_reducer_operands(op):
+            widened = ConvertOp(op.operands[index], t)
+            Rewriter.insert_op(widened, InsertPoint.before(op))
+            op.operands[index] = widened.result

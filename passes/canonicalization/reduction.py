@@ -30,6 +30,8 @@ from passes.canonicalization.common import (
     splat_value,
     tensor_dtype,
 )
+from xla_dialect.ops.conversions import ConvertOp
+from xla_dialect.ops.reduction import narrower_reducer_operands
 from xla_dialect.syntax import i64_array, ints_of
 from xla_dialect.types import shape_of
 
@@ -80,6 +82,20 @@ def _numpy_reducer(name: str, dtype: np.dtype):
             "xla.xor": np.bitwise_xor,
         }.get(name)
     return None
+
+
+@pattern("xla.reduce", "xla.reduce_window")
+def widen_to_reducer_type(op: Operation, rewriter: PatternRewriter) -> None:
+    """Inputs and init values narrower than the element type the reducer computes in
+    (a promotable accumulator, as StableHLO allows: bf16 summed in f32) are converted
+    to it first (exactly), so the patterns below see one element type per input.
+    Registered first: it runs before them."""
+    for index, t in narrower_reducer_operands(op):
+        widened = ConvertOp(op.operands[index], t)
+        rewriter.insert(widened, InsertPoint.before(op))
+        op.operands[index] = widened.result
+        rewriter.handle_operation_modification(op)
+        rewriter.has_done_action = True
 
 
 @pattern("xla.reduce")

@@ -35,3 +35,20 @@ def test_bounded_fuzzing_finds_nothing() -> None:
     report = fuzz(seconds=30, seed=0, run=False)
     assert report.mutants > 50 and report.parsed > 0
     assert not report.findings, "\n".join(f"{f.signature}\n{f.mutant}" for f in report.findings.values())
+
+
+def test_compile_stage_runs_the_chunks_own_entry() -> None:
+    """Most chunks have no `main`: the compile stage compiles and calls their first
+    public function (it had asked for `main`, and compile() refused them cleanly)."""
+    from xla_tools.fuzz import _compile_and_run_forked, _entry  # pyright: ignore[reportPrivateUsage]
+
+    text = """func.func private @helper(%a: tensor<2xf32>) -> tensor<2xf32> {
+  return %a : tensor<2xf32>
+}
+func.func @double(%a: tensor<2xf32>) -> tensor<2xf32> {
+  %0 = xla.add %a, %a : tensor<2xf32>
+  return %0 : tensor<2xf32>
+}"""
+    assert _entry(text) == "double"
+    assert _entry(text + "\nfunc.func @main() {\n  return\n}") == "main"
+    assert _compile_and_run_forked(text, timeout=120) == "compiled"

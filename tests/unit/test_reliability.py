@@ -79,3 +79,63 @@ def test_branches_keep_their_successors() -> None:
     copy of a branch pointed at the old, dropped blocks (a KeyError in the backend)."""
     f = compile(SWITCH, opt_level=0)
     assert int(f(np.int32(42))) == 100 and int(f(np.int32(7))) == 7 and int(f(np.int32(3))) == 3
+
+
+FAILED_ALLOCATION = """
+import resource, sys
+import numpy as np
+from xla_tools import compile
+from tests.unit.test_reliability import huge_sum
+
+f = compile(huge_sum(1 << 29))  # a 2 GiB intermediate: below memory and swap
+with open("/proc/self/status") as status:
+    vm = next(int(line.split()[1]) << 10 for line in status if line.startswith("VmSize:"))
+resource.setrlimit(resource.RLIMIT_AS, (vm + (256 << 20), vm + (256 << 20)))
+f(np.float32(1))
+print("returned")
+"""
+
+
+def test_failed_allocation_stops_with_a_message() -> None:
+    """Compiled code checks what its allocators return: a null pointer (here the
+    address-space limit refuses 2 GiB) is reported with its size and the process
+    ends with status 1, instead of writing through it (SIGSEGV)."""
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    root = Path(__file__).resolve().parents[2]
+    done = subprocess.run(
+        [sys.executable, "-c", FAILED_ALLOCATION], cwd=root, capture_output=True, text=True, timeout=300, check=False
+    )
+    assert done.returncode == 1, done.stderr[-2000:]
+    assert "returned" not in done.stdout
+    assert "out of memory: compiled code could not allocate a buffer of 2147483648 bytes" in done.stderr
+
+
+def test_evicted_modules_free_their_engines(monkeypatch: pytest.MonkeyPatch) -> None:
+    """The compile cache does not keep what it evicts alive: once an evicted module's
+    executable is dropped, its LLVM engine (the native code) is freed. (The memory that
+    still grows, ~65 KB per LLVM optimization, is llvmlite's: each PassBuilder allocates
+    instrumentation callbacks it never frees; see README, Reliability.)"""
+    import gc
+    import weakref
+
+    monkeypatch.setenv("XLA_DIALECT_CACHE_ENTRIES", "2")
+    monkeypatch.setenv("XLA_DIALECT_CACHE", "0")
+    engines = []
+    for i in range(5):
+        f = compile(ADD + f"\n// engine {i}", opt_level=0)
+        engines.append(weakref.ref(f._jit.engine))  # pyright: ignore[reportPrivateUsage]
+        del f
+    gc.collect()
+    assert [e() is None for e in engines] == [True, True, True, False, False]
+
+
+def test_non_ascii_function_names_compile() -> None:
+    """A symbol name outside ASCII (`@"ÿ"`, valid MLIR) compiles and runs: llvmlite looks
+    native symbols up as ASCII, so the module's own symbol spells the name in hex
+    (a fuzzer finding: UnicodeEncodeError in the execution engine)."""
+    text = ADD.replace("@main", '@"ÿdouble"')
+    f = compile(text, "ÿdouble", opt_level=0)
+    np.testing.assert_array_equal(f(np.ones(3, np.float32)), np.full(3, 2, np.float32))

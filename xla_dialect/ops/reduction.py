@@ -54,6 +54,7 @@ from xla_dialect.ops.control_flow import (
     region_from,
     region_signature,
 )
+from xla_dialect.ops.gather_scatter import is_promotable
 from xla_dialect.syntax import (
     build,
     i64_array,
@@ -63,7 +64,7 @@ from xla_dialect.syntax import (
     print_attrs_and_function_type,
     print_int_list,
 )
-from xla_dialect.types import element_type_of, format_type, is_dynamic, shape_of, tensor
+from xla_dialect.types import element_type_of, format_type, is_dynamic, is_tensor, shape_of, tensor
 
 # ---------------------------------------------------------------------------
 # Shared checks
@@ -105,6 +106,48 @@ def _check_reducer(region: Region, name: str, elements: Sequence[Attribute]) -> 
     """A reducer of N inputs: `(tensor<T_i>..., tensor<T_i>...) -> (tensor<T_i>...)`."""
     scalars = [scalar(e) for e in elements]
     check_region(region, name, [*scalars, *scalars], scalars)
+
+
+def reducer_elements(
+    region: Region, name: str, inputs: Sequence[Attribute], inits: Sequence[Attribute]
+) -> list[Attribute]:
+    """The element types `E_i` a reducer of N inputs computes in, as StableHLO has it:
+    it takes `(tensor<E_i>..., tensor<E_i>...)` and returns `(tensor<E_i>...)`, each
+    `E_i` promotable from input #i's and init value #i's element types (a wider
+    accumulator of the same kind: bf16 summed in f32). The results hold `E_i`."""
+    n = len(inputs)
+    args, _ = region_signature(region, name)
+    require(len(args) == 2 * n, f"{name} must take {2 * n} arguments, takes {len(args)}")
+    for i, t in enumerate(args):
+        require(is_tensor(t), f"{name} argument #{i} must be a 0-d tensor, got {format_type(t)}")
+    elements = [element_type_of(args[i]) for i in range(n)]
+    _check_reducer(region, name, elements)
+    for i, element in enumerate(elements):
+        which = f" #{i}" if n > 1 else ""
+        for what, t in ((f"input{which}", inputs[i]), (f"init value{which}", inits[i])):
+            require(
+                is_promotable(element_type_of(t), element),
+                f"{name} element type {format_type(element)} cannot hold the {what} element type "
+                f"{format_type(element_type_of(t))} (it must be the same kind, at least as wide)",
+            )
+    return elements
+
+
+def narrower_reducer_operands(op: Operation) -> list[tuple[int, Attribute]]:
+    """The operands of a `reduce`/`reduce_window` (its index, the type it must be
+    converted to) narrower than the element type its reducer computes in; converting
+    them (`xla.convert`, exact) gives the same results with one element type per input,
+    the form the lowerings and simplifications expect."""
+    if not isinstance(op, (ReduceOp, ReduceWindowOp)) or not op.body.blocks:
+        return []
+    n = len(op.inputs)
+    elements = [element_type_of(arg.type) for arg in op.body.block.args[:n]]
+    operands = list(op.operands)  # the inputs, then the init values
+    return [
+        (index, tensor(shape_of(value.type), elements[index % n]))
+        for index, value in enumerate(operands[: 2 * n])
+        if element_type_of(value.type) != elements[index % n]
+    ]
 
 
 def _window_check(
@@ -232,10 +275,9 @@ class ReduceOp(XlaOp):
         shape = _check_inputs_same_shape(names, list(self.inputs.types))
         dims = ints_of(self.dimensions)
         check_dims_in_range("dimensions", dims, len(shape))
-        elements = [element_type_of(t) for t in self.inputs.types]
-        for i, (init, element) in enumerate(zip(self.init_values.types, elements)):
-            _check_scalar(f"init value #{i}" if n > 1 else "init value", init, element)
-        _check_reducer(self.body, "reducer", elements)
+        for i, init in enumerate(self.init_values.types):
+            _check_scalar(f"init value #{i}" if n > 1 else "init value", init)
+        elements = reducer_elements(self.body, "reducer", self.inputs.types, self.init_values.types)
         self.check_result_types(self.infer_result_types(list(self.inputs.types), elements, dims))
 
     # -- syntax -------------------------------------------------------------
@@ -452,10 +494,9 @@ class ReduceWindowOp(XlaOp):
         _window_check("base_dilations", base, rank, 1)
         _window_check("window_dilations", wdil, rank, 1)
         pads = _padding_pairs("padding", self.padding, rank)
-        elements = [element_type_of(t) for t in self.inputs.types]
-        for i, (init, element) in enumerate(zip(self.init_values.types, elements)):
-            _check_scalar(f"init value #{i}" if n > 1 else "init value", init, element)
-        _check_reducer(self.body, "reducer", elements)
+        for i, init in enumerate(self.init_values.types):
+            _check_scalar(f"init value #{i}" if n > 1 else "init value", init)
+        elements = reducer_elements(self.body, "reducer", self.inputs.types, self.init_values.types)
         out = windowed_shape(shape, window, strides, base, wdil, pads)
         self.check_result_types([tensor(out, e) for e in elements])
 

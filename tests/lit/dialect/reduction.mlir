@@ -190,3 +190,29 @@ func.func @sort_defaults(%a: tensor<5x7xi64>) -> tensor<5x7xi64> {
   }) : (tensor<5x7xi64>) -> tensor<5x7xi64>
   func.return %s : tensor<5x7xi64>
 }
+
+// A reducer may compute in a wider element type of the same kind than its inputs
+// and init values (StableHLO's promotable accumulator); the results hold it.
+// CHECK-LABEL: func.func @reduce_promoted
+// CHECK:       xla.reduce(%{{.*}} init: %{{.*}}) across dimensions = [1] : (tensor<4x3xbf16>, tensor<bf16>) -> tensor<4xf32>
+// CHECK-NEXT:  reducer(%{{.*}}: tensor<f32>, %{{.*}}: tensor<f32>)
+func.func @reduce_promoted(%a: tensor<4x3xbf16>, %init: tensor<bf16>) -> tensor<4xf32> {
+  %0 = "xla.reduce"(%a, %init) ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %s = xla.add %x, %y : tensor<f32>
+    xla.return %s : tensor<f32>
+  }) {dimensions = array<i64: 1>} : (tensor<4x3xbf16>, tensor<bf16>) -> tensor<4xf32>
+  func.return %0 : tensor<4xf32>
+}
+
+// CHECK-LABEL: func.func @reduce_window_promoted
+// CHECK:       "xla.reduce_window"(%{{.*}}, %{{.*}})
+// CHECK:       : (tensor<6xi8>, tensor<i16>) -> tensor<3xi32>
+func.func @reduce_window_promoted(%a: tensor<6xi8>, %init: tensor<i16>) -> tensor<3xi32> {
+  %0 = "xla.reduce_window"(%a, %init) ({
+  ^bb0(%x: tensor<i32>, %y: tensor<i32>):
+    %s = xla.add %x, %y : tensor<i32>
+    xla.return %s : tensor<i32>
+  }) {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>} : (tensor<6xi8>, tensor<i16>) -> tensor<3xi32>
+  func.return %0 : tensor<3xi32>
+}

@@ -57,20 +57,8 @@ func.func @reduce_init_not_scalar(%x: tensor<2x3xi64>, %c: tensor<1xi64>) {
 
 // -----
 
-func.func @reduce_init_type(%x: tensor<2x3xi64>, %c: tensor<i32>) {
-  // expected-error @+1 {{init value element type i32 differs from the inputs' element type i64}}
-  %r = "xla.reduce"(%x, %c) ({
-  ^bb0(%a: tensor<i64>, %b: tensor<i64>):
-    %s = xla.add %a, %b : tensor<i64>
-    xla.return %s : tensor<i64>
-  }) {dimensions = array<i64: 1>} : (tensor<2x3xi64>, tensor<i32>) -> tensor<2xi64>
-  func.return
-}
-
-// -----
-
 func.func @reduce_variadic_init_type(%x: tensor<2x3xi64>, %y: tensor<2x3xf32>, %c: tensor<i64>) {
-  // expected-error @+1 {{init value #1 element type i64 differs from the inputs' element type f32}}
+  // expected-error @+1 {{reducer element type f32 cannot hold the init value #1 element type i64 (it must be the same kind, at least as wide)}}
   %r:2 = "xla.reduce"(%x, %y, %c, %c) ({
   ^bb0(%a: tensor<i64>, %b: tensor<f32>, %e: tensor<i64>, %f: tensor<f32>):
     xla.return %a, %b : tensor<i64>, tensor<f32>
@@ -331,7 +319,7 @@ func.func @rw_init_not_scalar(%x: tensor<4x4xi64>, %c: tensor<2xi64>) {
 // -----
 
 func.func @rw_init_type(%x: tensor<4x4xi64>, %c: tensor<f32>) {
-  // expected-error @+1 {{init value element type f32 differs from the inputs' element type i64}}
+  // expected-error @+1 {{reducer element type i64 cannot hold the init value element type f32 (it must be the same kind, at least as wide)}}
   %r = "xla.reduce_window"(%x, %c) <{window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>}> ({
   ^bb0(%a: tensor<i64>, %b: tensor<i64>):
     %s = xla.add %a, %b : tensor<i64>
@@ -354,7 +342,7 @@ func.func @rw_shapes(%x: tensor<4x4xi64>, %y: tensor<4x2xi64>, %c: tensor<i64>) 
 // -----
 
 func.func @rw_reducer(%x: tensor<4x4xi64>, %c: tensor<i64>) {
-  // expected-error @+1 {{reducer argument #0 has type tensor<f32>, expected tensor<i64>}}
+  // expected-error @+1 {{reducer argument #1 has type tensor<i64>, expected tensor<f32>}}
   %r = "xla.reduce_window"(%x, %c) <{window_dimensions = array<i64: 2, 2>, window_strides = array<i64: 2, 2>}> ({
   ^bb0(%a: tensor<f32>, %b: tensor<i64>):
     xla.return %b : tensor<i64>
@@ -858,4 +846,55 @@ func.func @select_and_scatter_without_window(%operand: tensor<4x2xi64>, %source:
       xla.return %0 : tensor<i64>
   }) : (tensor<4x2xi64>, tensor<4x2xi64>, tensor<i64>) -> tensor<4x2xi64>
   func.return %r : tensor<4x2xi64>
+}
+
+// -----
+
+// A reducer may compute in a wider type of the same kind (StableHLO's promotable
+// accumulator), never in a narrower one ...
+func.func @reduce_reducer_narrower(%x: tensor<2x3xf32>, %c: tensor<f32>) {
+  // expected-error @+1 {{reducer element type bf16 cannot hold the input element type f32 (it must be the same kind, at least as wide)}}
+  %r = "xla.reduce"(%x, %c) ({
+  ^bb0(%a: tensor<bf16>, %b: tensor<bf16>):
+    %s = xla.add %a, %b : tensor<bf16>
+    xla.return %s : tensor<bf16>
+  }) {dimensions = array<i64: 1>} : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xbf16>
+  func.return
+}
+
+// -----
+
+// ... nor of another kind, for the inputs and the init values alike.
+func.func @reduce_window_reducer_kind(%x: tensor<4xi8>, %c: tensor<f32>) {
+  // expected-error @+1 {{reducer element type f32 cannot hold the input element type i8 (it must be the same kind, at least as wide)}}
+  %r = "xla.reduce_window"(%x, %c) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = xla.add %a, %b : tensor<f32>
+    xla.return %s : tensor<f32>
+  }) {window_dimensions = array<i64: 2>} : (tensor<4xi8>, tensor<f32>) -> tensor<3xf32>
+  func.return
+}
+
+// -----
+
+func.func @reduce_init_narrower(%x: tensor<2x3xi8>, %c: tensor<i64>) {
+  // expected-error @+1 {{reducer element type i32 cannot hold the init value element type i64 (it must be the same kind, at least as wide)}}
+  %r = "xla.reduce"(%x, %c) ({
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %s = xla.add %a, %b : tensor<i32>
+    xla.return %s : tensor<i32>
+  }) {dimensions = array<i64: 1>} : (tensor<2x3xi8>, tensor<i64>) -> tensor<2xi32>
+  func.return
+}
+
+// -----
+
+func.func @reduce_promoted_result_type(%x: tensor<2x3xbf16>, %c: tensor<bf16>) {
+  // expected-error @+1 {{result}}
+  %r = "xla.reduce"(%x, %c) ({
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %s = xla.add %a, %b : tensor<f32>
+    xla.return %s : tensor<f32>
+  }) {dimensions = array<i64: 1>} : (tensor<2x3xbf16>, tensor<bf16>) -> tensor<2xbf16>
+  func.return
 }

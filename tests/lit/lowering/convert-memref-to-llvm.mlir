@@ -1,6 +1,7 @@
 // RUN: xla-opt %s -p convert-memref-to-llvm | FileCheck %s
 
 // CHECK:      llvm.func @free(!llvm.ptr)
+// CHECK-NEXT: llvm.func @__xla_alloc_failed(i64)
 // CHECK-NEXT: llvm.func @aligned_alloc(i64, i64) -> !llvm.ptr
 // CHECK-NEXT: llvm.mlir.global internal constant @cst(dense<{{\[\[}}1.000000e+00, 2.000000e+00], [3.000000e+00, 4.000000e+00]]> : tensor<2x2xf32>) {addr_space = 0 : i32, alignment = 64 : i64} : !llvm.array<4 x f32>
 // CHECK-NEXT: llvm.mlir.global internal @buf() {addr_space = 0 : i32, alignment = 64 : i64} : !llvm.array<4 x i32>
@@ -43,6 +44,12 @@ func.func @alloc_copy(%src: memref<3x5xi16>) {
   // CHECK:      %[[AL:.*]] = llvm.mlir.constant(64) : i64
   // CHECK-NEXT: %[[SZ:.*]] = llvm.mlir.constant(64) : i64
   // CHECK-NEXT: %[[BUF:.*]] = llvm.call @aligned_alloc(%[[AL]], %[[SZ]]) : (i64, i64) -> !llvm.ptr
+  // A null pointer is reported (and the process stopped), never written through.
+  // CHECK-NEXT: %[[ADDR:.*]] = llvm.ptrtoint %[[BUF]] : !llvm.ptr to i64
+  // CHECK-NEXT: %[[ZERO:.*]] = llvm.mlir.constant(0) : i64
+  // CHECK-NEXT: %[[NULL:.*]] = llvm.icmp "eq" %[[ADDR]], %[[ZERO]] : i64
+  // CHECK-NEXT: llvm.cond_br %[[NULL]], ^[[FAILED:.*]], ^[[OK:.*]]
+  // CHECK-NEXT: ^[[OK]]:
   %a = memref.alloc() : memref<3x5xi16>
   // CHECK:      %[[N:.*]] = llvm.mlir.constant(30) : i64
   // CHECK-NEXT: %[[F:.*]] = llvm.mlir.constant(false) : i1
@@ -50,6 +57,10 @@ func.func @alloc_copy(%src: memref<3x5xi16>) {
   "memref.copy"(%src, %a) : (memref<3x5xi16>, memref<3x5xi16>) -> ()
   // CHECK-NEXT: llvm.call @free(%[[BUF]]) : (!llvm.ptr) -> ()
   memref.dealloc %a : memref<3x5xi16>
+  // CHECK-NEXT: func.return
+  // CHECK-NEXT: ^[[FAILED]]:
+  // CHECK-NEXT: llvm.call @__xla_alloc_failed(%[[SZ]]) : (i64) -> ()
+  // CHECK-NEXT: llvm.unreachable
   func.return
 }
 
