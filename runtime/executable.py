@@ -61,7 +61,9 @@ class CompileError(Exception):
     """The program could not be compiled (the message names the op and the reason)."""
 
 
-_ALLOCATORS = ("__xla_alloc", "aligned_alloc")
+_ALLOCATORS = ("__xla_alloc", "aligned_alloc", "__xla_alloc.checked", "aligned_alloc.checked")
+"""The allocators compiled code calls (directly, or through the null-checking wrapper
+that `convert-memref-to-llvm` defines for each)."""
 
 
 def largest_allocation(module: ModuleOp) -> int:

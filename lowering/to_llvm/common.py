@@ -404,7 +404,7 @@ def convert_block_arguments(block: Block, rewriter: PatternRewriter | None = Non
     return changed
 
 
-def _module_of(op: Operation) -> ModuleOp:
+def enclosing_module(op: Operation) -> ModuleOp:
     top = op
     while top.parent_op() is not None:
         top = top.parent_op()  # type: ignore[assignment]
@@ -418,7 +418,7 @@ def ensure_function(
 ) -> None:
     """Declare the external function `name` in `op`'s module unless some symbol
     of that name is already there."""
-    module = _module_of(op)
+    module = enclosing_module(op)
     for existing in module.ops:
         sym = existing.properties.get("sym_name") or existing.attributes.get("sym_name")
         if isinstance(sym, StringAttr) and sym.data == name:

@@ -41,7 +41,7 @@ from xdsl.dialects.builtin import (
     i8,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
@@ -52,6 +52,7 @@ from lowering.to_llvm.common import (
     bitwidth,
     check_static_memref,
     convert_type,
+    enclosing_module,
     ensure_function,
     int_constant,
     is_bf16,
@@ -290,13 +291,10 @@ class AllocLowering(RewritePattern):
         size = max(alignment, -(-_byte_size(t) // alignment) * alignment)
         if size > (1 << 63) - 1:  # an i64 size would wrap: a tiny buffer, then overruns
             raise LoweringError(f"memref.alloc of {size} bytes exceeds the 64-bit size range", op)
-        allocator = CACHED_ALLOC if size >= LARGE_ALLOCATION else "aligned_alloc"
-        ensure_function(op, allocator, [i64, i64], PTR, rewriter)
+        allocator = _checked(op, CACHED_ALLOC if size >= LARGE_ALLOCATION else "aligned_alloc", rewriter)
         c_align, c_size = int_constant(alignment), int_constant(size)
         call = llvm.CallOp(allocator, c_align.result, c_size.result, return_type=PTR)
-        rewriter.insert([c_align, c_size, call], InsertPoint.before(op))
-        _check_allocation(op, call.returned, c_size.result, rewriter)  # type: ignore[arg-type]
-        replace_with_llvm(op, [], [call.returned], rewriter)  # type: ignore[list-item]
+        replace_with_llvm(op, [c_align, c_size, call], [call.returned], rewriter)  # type: ignore[list-item]
 
 
 ALLOCATION_FAILED = "__xla_alloc_failed"
@@ -304,30 +302,39 @@ ALLOCATION_FAILED = "__xla_alloc_failed"
 not return (the runtime binds it to a report on stderr and an exit with status 1:
 compiled code cannot unwind to its caller)."""
 
+CHECKED_SUFFIX = ".checked"
 
-def _check_allocation(op: Operation, ptr: SSAValue, size: SSAValue, rewriter: PatternRewriter) -> None:
-    """Branch to a call of `__xla_alloc_failed` when `ptr` is null, so that a failed
-    allocation is reported instead of written through. The check needs blocks: it is
-    emitted where `op` sits directly in a function body (as `lower-to-llvm` leaves
-    every allocation, scf being lowered to cf first); elsewhere it is an error."""
-    block = op.parent_block()
-    region = block.parent if block is not None else None
-    if block is None or region is None or not isinstance(region.parent, (func.FuncOp, llvm.FuncOp)):
-        raise LoweringError(
-            f"'{op.name}' needs a null check of its allocation but is not directly in a function "
-            "body (lower scf to cf first)",
-            op,
-        )
+
+def _checked(op: Operation, allocator: str, rewriter: PatternRewriter) -> str:
+    """The name of `<allocator>.checked(align, size)`: a private function of the module
+    that calls `allocator` and, when it returns null, `__xla_alloc_failed(size)`, so a
+    failed allocation is reported instead of written through. One function per
+    allocator, not a branch per allocation: an allocation stays one call wherever it
+    sits (in a loop too), and a program's entry stays one block (which
+    `llvm-split-large-functions` cuts)."""
+    name = allocator + CHECKED_SUFFIX
+    module = enclosing_module(op)
+    if any(isinstance(o, llvm.FuncOp) and o.sym_name.data == name for o in module.ops):
+        return name
+    ensure_function(op, allocator, [i64, i64], PTR, rewriter)
     ensure_function(op, ALLOCATION_FAILED, [i64], llvm.LLVMVoidType(), rewriter)
-    address = llvm.PtrToIntOp(ptr, i64)  # xDSL's llvm.icmp takes integers only
+    entry, ok, failed = Block(arg_types=[i64, i64]), Block(), Block()
+    align, size = entry.args
+    call = llvm.CallOp(allocator, align, size, return_type=PTR)
+    address = llvm.PtrToIntOp(call.returned, i64)  # pyright: ignore[reportArgumentType]  (xDSL's icmp takes integers only)
     zero = int_constant(0)
     is_null = llvm.ICmpOp(address.results[0], zero.result, IntegerAttr(llvm.ICmpPredicateFlag.EQ.to_int(), 64))
-    rewriter.insert([address, zero, is_null], InsertPoint.before(op))
-    after = block.split_before(op)
-    failed = Block()
-    region.add_block(failed)
-    rewriter.insert(llvm.CondBrOp(is_null.res, failed, [], after, []), InsertPoint.at_end(block))
-    rewriter.insert([llvm.CallOp(ALLOCATION_FAILED, size), llvm.UnreachableOp()], InsertPoint.at_end(failed))
+    entry.add_ops([call, address, zero, is_null, llvm.CondBrOp(is_null.res, failed, [], ok, [])])
+    ok.add_op(llvm.ReturnOp.build(operands=[call.returned]))
+    failed.add_ops([llvm.CallOp(ALLOCATION_FAILED, size), llvm.UnreachableOp()])
+    checked = llvm.FuncOp(
+        name,
+        llvm.LLVMFunctionType([i64, i64], PTR),
+        linkage=llvm.LinkageAttr("internal"),
+        body=Region([entry, ok, failed]),
+    )
+    rewriter.insert(checked, InsertPoint.at_end(module.body.block))
+    return name
 
 
 STACK_LIMIT = 8 << 20
@@ -365,7 +372,7 @@ def _allocated_by(ptr: SSAValue) -> str | None:
     """The allocation function whose call produced `ptr`, when it is in sight."""
     owner = ptr.owner
     if isinstance(owner, llvm.CallOp) and owner.callee is not None:
-        return owner.callee.string_value()
+        return owner.callee.string_value().removesuffix(CHECKED_SUFFIX)
     return None
 
 

@@ -15,17 +15,3 @@ func.func @alloc_beyond_64_bits() {
   %a = memref.alloc() : memref<4611686018427387905xf32>
   func.return
 }
-
-// -----
-
-// The null check of an allocation needs blocks: scf must be lowered first.
-func.func @alloc_in_a_loop(%n: index) {
-  %c0 = arith.constant 0 : index
-  %c1 = arith.constant 1 : index
-  scf.for %i = %c0 to %n step %c1 {
-    // expected-error @+1 {{needs a null check of its allocation but is not directly in a function body (lower scf to cf first)}}
-    %a = memref.alloc() : memref<4xf32>
-    memref.dealloc %a : memref<4xf32>
-  }
-  func.return
-}

@@ -43,24 +43,17 @@ func.func @alloc_copy(%src: memref<3x5xi16>) {
   // 3*5*2 = 30 bytes, rounded up to the 64-byte alignment
   // CHECK:      %[[AL:.*]] = llvm.mlir.constant(64) : i64
   // CHECK-NEXT: %[[SZ:.*]] = llvm.mlir.constant(64) : i64
-  // CHECK-NEXT: %[[BUF:.*]] = llvm.call @aligned_alloc(%[[AL]], %[[SZ]]) : (i64, i64) -> !llvm.ptr
-  // A null pointer is reported (and the process stopped), never written through.
-  // CHECK-NEXT: %[[ADDR:.*]] = llvm.ptrtoint %[[BUF]] : !llvm.ptr to i64
-  // CHECK-NEXT: %[[ZERO:.*]] = llvm.mlir.constant(0) : i64
-  // CHECK-NEXT: %[[NULL:.*]] = llvm.icmp "eq" %[[ADDR]], %[[ZERO]] : i64
-  // CHECK-NEXT: llvm.cond_br %[[NULL]], ^[[FAILED:.*]], ^[[OK:.*]]
-  // CHECK-NEXT: ^[[OK]]:
+  // A null pointer is reported (and the process stopped), never written through:
+  // the allocator is called through a checked wrapper, so the caller stays one block.
+  // CHECK-NEXT: %[[BUF:.*]] = llvm.call @aligned_alloc.checked(%[[AL]], %[[SZ]]) : (i64, i64) -> !llvm.ptr
   %a = memref.alloc() : memref<3x5xi16>
-  // CHECK:      %[[N:.*]] = llvm.mlir.constant(30) : i64
+  // CHECK-NEXT: %[[N:.*]] = llvm.mlir.constant(30) : i64
   // CHECK-NEXT: %[[F:.*]] = llvm.mlir.constant(false) : i1
   // CHECK-NEXT: llvm.call_intrinsic "llvm.memcpy.p0.p0.i64"(%[[BUF]], %{{.*}}, %[[N]], %[[F]]) : (!llvm.ptr, !llvm.ptr, i64, i1) -> ()
   "memref.copy"(%src, %a) : (memref<3x5xi16>, memref<3x5xi16>) -> ()
   // CHECK-NEXT: llvm.call @free(%[[BUF]]) : (!llvm.ptr) -> ()
   memref.dealloc %a : memref<3x5xi16>
   // CHECK-NEXT: func.return
-  // CHECK-NEXT: ^[[FAILED]]:
-  // CHECK-NEXT: llvm.call @__xla_alloc_failed(%[[SZ]]) : (i64) -> ()
-  // CHECK-NEXT: llvm.unreachable
   func.return
 }
 
@@ -110,3 +103,33 @@ func.func @stack() -> f64 {
   %v = memref.load %a[%c0, %c0] : memref<2x3xf64>
   func.return %v : f64
 }
+
+// An allocation inside a loop is one call too (no blocks needed at its place).
+// CHECK-LABEL: func.func @alloc_in_a_loop
+func.func @alloc_in_a_loop(%n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  // CHECK:      scf.for
+  // CHECK:        llvm.call @aligned_alloc.checked(%{{.*}}, %{{.*}}) : (i64, i64) -> !llvm.ptr
+  // CHECK:        llvm.call @free(%{{.*}}) : (!llvm.ptr) -> ()
+  scf.for %i = %c0 to %n step %c1 {
+    %a = memref.alloc() : memref<4xf32>
+    memref.dealloc %a : memref<4xf32>
+  }
+  func.return
+}
+
+// The checked wrapper, once per allocator: null goes to `__xla_alloc_failed(size)`,
+// which does not return.
+// CHECK-LABEL: llvm.func internal @aligned_alloc.checked(%{{.*}}: i64, %{{.*}}: i64) -> !llvm.ptr {
+// CHECK-NEXT:    %[[P:.*]] = llvm.call @aligned_alloc(%[[ALIGN:.*]], %[[SIZE:.*]]) : (i64, i64) -> !llvm.ptr
+// CHECK-NEXT:    %[[ADDR:.*]] = llvm.ptrtoint %[[P]] : !llvm.ptr to i64
+// CHECK-NEXT:    %[[ZERO:.*]] = llvm.mlir.constant(0) : i64
+// CHECK-NEXT:    %[[NULL:.*]] = llvm.icmp "eq" %[[ADDR]], %[[ZERO]] : i64
+// CHECK-NEXT:    llvm.cond_br %[[NULL]], ^[[FAILED:.*]], ^[[OK:.*]]
+// CHECK-NEXT:  ^[[OK]]:
+// CHECK-NEXT:    llvm.return %[[P]] : !llvm.ptr
+// CHECK-NEXT:  ^[[FAILED]]:
+// CHECK-NEXT:    llvm.call @__xla_alloc_failed(%{{.*}}) : (i64) -> ()
+// CHECK-NEXT:    llvm.unreachable
+// CHECK-NOT:   llvm.func internal @aligned_alloc.checked
