@@ -41,11 +41,7 @@ from xdsl.dialects.builtin import (
     Float64Type,
 )
 
-_FORMATS: dict[type, object] = {
-    Float16Type: np.float16,
-    Float32Type: np.float32,
-    Float64Type: np.float64,
-    BFloat16Type: ml_dtypes.bfloat16,
+NARROW_FLOATS: dict[type, type] = {
     Float8E3M4Type: ml_dtypes.float8_e3m4,
     Float8E4M3Type: ml_dtypes.float8_e4m3,
     Float8E4M3FNType: ml_dtypes.float8_e4m3fn,
@@ -56,6 +52,16 @@ _FORMATS: dict[type, object] = {
     Float6E2M3FNType: ml_dtypes.float6_e2m3fn,
     Float6E3M2FNType: ml_dtypes.float6_e3m2fn,
     Float4E2M1FNType: ml_dtypes.float4_e2m1fn,
+}
+"""The f8/f6/f4 types and their ml_dtypes scalar types (one element a byte,
+as XLA and the compiled code store them)."""
+
+_FORMATS: dict[type, object] = {
+    Float16Type: np.float16,
+    Float32Type: np.float32,
+    Float64Type: np.float64,
+    BFloat16Type: ml_dtypes.bfloat16,
+    **NARROW_FLOATS,
 }
 
 

@@ -9,16 +9,6 @@ from xdsl.dialects.builtin import (
     BytesAttr,
     ComplexType,
     DenseIntOrFPElementsAttr,
-    Float4E2M1FNType,
-    Float6E2M3FNType,
-    Float6E3M2FNType,
-    Float8E3M4Type,
-    Float8E4M3B11FNUZType,
-    Float8E4M3FNType,
-    Float8E4M3FNUZType,
-    Float8E4M3Type,
-    Float8E5M2FNUZType,
-    Float8E5M2Type,
     Float16Type,
     Float32Type,
     Float64Type,
@@ -29,6 +19,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute
 
 from xla_dialect.dense_literals import is_compact_splat
+from xla_dialect.float_printing import NARROW_FLOATS
 from xla_dialect.types import shape_of
 
 _SUB_BYTE: dict[tuple[int, bool], type] = {
@@ -37,22 +28,6 @@ _SUB_BYTE: dict[tuple[int, bool], type] = {
     (4, False): ml_dtypes.int4,
     (4, True): ml_dtypes.uint4,
 }
-
-
-NARROW_FLOATS: dict[type, type] = {
-    Float8E3M4Type: ml_dtypes.float8_e3m4,
-    Float8E4M3Type: ml_dtypes.float8_e4m3,
-    Float8E4M3FNType: ml_dtypes.float8_e4m3fn,
-    Float8E4M3FNUZType: ml_dtypes.float8_e4m3fnuz,
-    Float8E4M3B11FNUZType: ml_dtypes.float8_e4m3b11fnuz,
-    Float8E5M2Type: ml_dtypes.float8_e5m2,
-    Float8E5M2FNUZType: ml_dtypes.float8_e5m2fnuz,
-    Float6E2M3FNType: ml_dtypes.float6_e2m3fn,
-    Float6E3M2FNType: ml_dtypes.float6_e3m2fn,
-    Float4E2M1FNType: ml_dtypes.float4_e2m1fn,
-}
-"""The f8/f6/f4 types and their ml_dtypes scalar types (one element a byte,
-as XLA and the compiled code store them)."""
 
 
 def numpy_dtype(element: Attribute) -> np.dtype | None:
