@@ -25,7 +25,7 @@ from passes.canonicalization.common import (
     replace_with_constant,
     tensor_dtype,
 )
-from passes.canonicalization.elementwise import direction_of, same_shapes
+from passes.canonicalization.elementwise import COMPARISONS, direction_of, same_shapes
 from xla_dialect.literals import to_numpy
 from xla_dialect.types import element_type_of, is_tensor
 
@@ -122,15 +122,6 @@ def _bits(a: Array, width: int, count: Callable[[int], int]) -> Array:
     unsigned = np.mod(a, 1 << width)
     return np.array([count(int(v)) for v in unsigned.reshape(-1)], dtype=np.int64).reshape(a.shape)
 
-_COMPARE = {
-    "EQ": np.equal,
-    "NE": np.not_equal,
-    "LT": np.less,
-    "LE": np.less_equal,
-    "GT": np.greater,
-    "GE": np.greater_equal,
-}
-
 
 def _binary(op: Operation, a: Array, b: Array, width: int, signed: bool) -> Array | None:
     low = -(1 << (width - 1)) if signed else None
@@ -168,7 +159,7 @@ def fold_sub_byte_compare(op: Operation, rewriter: PatternRewriter) -> None:
         return
     a, b = (sub_byte_value(v) for v in op.operands)
     if a is not None and b is not None and a.shape == b.shape:
-        replace_with_constant(rewriter, op, _COMPARE[direction_of(op)](a, b))
+        replace_with_constant(rewriter, op, COMPARISONS[direction_of(op)](a, b))
 
 
 @pattern("xla.convert")
