@@ -348,6 +348,21 @@ class Vectorizer:
         outer = [(d, 0, p.sizes[d], 1) for d in range(len(p.sizes)) if d != self.v]
         self.nest(em, outer, {}, self.row_body if p.form == "row" else self.select_body)
 
+    def _vector_step(
+        self, dims: dict[int, Index], lanes: int, accumulators: int, n_out: int
+    ) -> Callable[[Emitter, SSAValue, Sequence[SSAValue]], Sequence[SSAValue]]:
+        """One step of the vector loop: the body on `accumulators` consecutive vectors of
+        `lanes` elements, each with its own `n_out` partial results."""
+
+        def step(inner: Emitter, iv: SSAValue, carried: Sequence[SSAValue]) -> Sequence[SSAValue]:
+            out: list[SSAValue] = []
+            for u in range(accumulators):
+                at = self._at(dims, inner.addi(iv, u * lanes))
+                out += self.body_at(inner, at, lanes, carried[u * n_out : (u + 1) * n_out])
+            return out
+
+        return step
+
     def _at(self, dims: dict[int, Index], j: Index) -> list[Index]:
         return [j if d == self.v else dims.get(d, 0) for d in range(len(self.p.sizes))]
 
@@ -366,12 +381,7 @@ class Vectorizer:
             scalar = _constant(em, c.identity(a.type), a.type)
             identities.append(em.value(vector.BroadcastOp(scalar, _vector_of(a.type, p.lanes))))
 
-        def vector_step(inner: Emitter, iv: SSAValue, carried: Sequence[SSAValue]) -> Sequence[SSAValue]:
-            out: list[SSAValue] = []
-            for u in range(p.accumulators):
-                at = self._at(dims, inner.addi(iv, u * p.lanes))
-                out += self.body_at(inner, at, p.lanes, carried[u * n_out : (u + 1) * n_out])
-            return out
+        vector_step = self._vector_step(dims, p.lanes, p.accumulators, n_out)
 
         def exact(e: Emitter) -> list[SSAValue]:
             """The vector loop, the tree and the reduction across lanes of each output."""
@@ -507,12 +517,7 @@ class Vectorizer:
         for u in range(p.accumulators):
             init += candidates(em, self._at(dims, u * p.lanes), p.lanes)
 
-        def vector_step(inner: Emitter, iv: SSAValue, carried: Sequence[SSAValue]) -> Sequence[SSAValue]:
-            out: list[SSAValue] = []
-            for u in range(p.accumulators):
-                at = self._at(dims, inner.addi(iv, u * p.lanes))
-                out += self.body_at(inner, at, p.lanes, carried[u * n_out : (u + 1) * n_out])
-            return out
+        vector_step = self._vector_step(dims, p.lanes, p.accumulators, n_out)
 
         partial = list(em.loop(step, main, step, vector_step, init))
         groups = [partial[u * n_out : (u + 1) * n_out] for u in range(p.accumulators)]

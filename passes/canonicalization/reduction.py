@@ -264,6 +264,19 @@ def _drop_body_values(
             block.erase_arg(block.args[i])
 
 
+def _keep_results(op: Operation, operands: list[SSAValue], keep: list[int], rewriter: PatternRewriter) -> None:
+    """Replace the region-holding `op` by one of its kind with `operands`, its results
+    numbered `keep` only, and its (already pruned) region; the others had no uses."""
+    new = type(op).create(
+        operands=operands,
+        result_types=[op.results[i].type for i in keep],
+        properties=dict(op.properties),
+        attributes=dict(op.attributes),
+        regions=[op.detach_region(0)],
+    )
+    rewriter.replace(op, new, [new.results[keep.index(i)] if i in keep else None for i in range(len(op.results))])
+
+
 @pattern("xla.reduce")
 def reduce_unused_results(op: Operation, rewriter: PatternRewriter) -> None:
     """Results of a variadic `reduce` that nobody uses, and that no used result
@@ -287,17 +300,7 @@ def reduce_unused_results(op: Operation, rewriter: PatternRewriter) -> None:
         return
     block = op.regions[0].block
     _drop_body_values(block, keep, [*keep, *(n + i for i in keep)], rewriter)
-    region = op.detach_region(0)
-    new = type(op).create(
-        operands=[*(op.operands[i] for i in keep), *(op.operands[n + i] for i in keep)],
-        result_types=[op.results[i].type for i in keep],
-        properties=dict(op.properties),
-        attributes=dict(op.attributes),
-        regions=[region],
-    )
-    rewriter.replace(
-        op, new, [new.results[keep.index(i)] if i in keep else None for i in range(n)]
-    )
+    _keep_results(op, [*(op.operands[i] for i in keep), *(op.operands[n + i] for i in keep)], keep, rewriter)
 
 
 @pattern("xla.sort")
@@ -319,17 +322,7 @@ def sort_unused_operands(op: Operation, rewriter: PatternRewriter) -> None:
         if i not in keep:
             block.erase_arg(block.args[2 * i + 1])
             block.erase_arg(block.args[2 * i])
-    region = op.detach_region(0)
-    new = type(op).create(
-        operands=[op.operands[i] for i in keep],
-        result_types=[op.results[i].type for i in keep],
-        properties=dict(op.properties),
-        attributes=dict(op.attributes),
-        regions=[region],
-    )
-    rewriter.replace(
-        op, new, [new.results[keep.index(i)] if i in keep else None for i in range(n)]
-    )
+    _keep_results(op, [op.operands[i] for i in keep], keep, rewriter)
 
 
 @pattern("xla.sort")

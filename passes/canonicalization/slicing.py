@@ -17,6 +17,7 @@ from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint
 
 from passes.canonicalization.common import (
+    constant_op,
     constant_value,
     foldable_type,
     int_prop,
@@ -465,8 +466,6 @@ def slice_of_splat(op: Operation, rewriter: PatternRewriter) -> None:
     """Any slice of a splat constant is a splat constant, wherever it starts."""
     value = splat_value(op.operands[0])
     if value is not None and foldable_type(op.results[0].type):
-        from passes.canonicalization.common import constant_op
-
         rewriter.replace(op, constant_op(np.asarray(value), op.results[0].type))
 
 
