@@ -12,7 +12,10 @@ as BLIS parallelizes them):
 
 A part covers at most one cache block (mc rows, nc columns) and at least
 `PART_ROWS` rows when there are that many; the columns are split too when there
-would be fewer than `PARTS` parts. The parts write disjoint blocks of C3 and only
+would be fewer than `PARTS` parts. When each part covers all columns, A's pack
+moves into the parts (`pack_fusion.py`): a part first packs its own rows of A
+into a per-thread buffer, which stays in L2 (a convolution's im2col copy no
+longer goes through DRAM), then multiplies them. The parts write disjoint blocks of C3 and only
 read the packed operands, so they are independent: `convert-parallel-loops-to-calls`
 runs them on the thread pool when the contraction is worth it. Each part computes
 its elements exactly as a serial run does, so results do not depend on the
@@ -63,6 +66,15 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from lowering.codegen.emitter import Emitter
 from lowering.codegen.pack_contractions import packed_maps, pair_packed_maps
+from lowering.codegen.pack_fusion import (
+    MAX_PART_BYTES,
+    FusablePack,
+    erase_whole_pack,
+    fusable_pack,
+    pack_part,
+    part_buffer,
+    part_bytes,
+)
 from lowering.codegen.target import Target, get_target
 from lowering.codegen.x86vector import DotBF16Op
 
@@ -153,6 +165,9 @@ def match_packed_contraction(op: GenericOp) -> PackedContraction | None:
     return PackedContraction(op.inputs[0], op.inputs[1], op.outputs[0], batch, m, n, k, mr, nr, element, pairs)
 
 
+APanel = tuple[SSAValue, SSAValue, SSAValue]
+"""A packed A and the (batch, row panel) indices of a tile's panel in it."""
+
 TileIndex = Callable[[Emitter, int, int], list[SSAValue]]
 """The indices of the tile element (row r, column j) in the buffer the kernel updates."""
 
@@ -160,9 +175,12 @@ TileIndex = Callable[[Emitter, int, int], list[SSAValue]]
 def _micro_kernel(
     e: Emitter, pc: PackedContraction, lanes: int, b: SSAValue, m1: SSAValue, n1: SSAValue,
     k_lo: SSAValue | int, k_hi: SSAValue | int, tile: SSAValue, tile_index: TileIndex, first: bool = False,
+    a_panel: APanel | None = None,
 ) -> None:
     """tile += A4[b, m1, k_lo:k_hi] . B4[b, n1, k_lo:k_hi], accumulating in vector registers;
-    tile = ... instead when `first` (the tile's zeros are not loaded)."""
+    tile = ... instead when `first` (the tile's zeros are not loaded). `a_panel` is
+    where A's panel is read when not from A4[b, m1] (a part's own packed rows)."""
+    a4, a_b, a_m1 = a_panel if a_panel is not None else (pc.a4, b, m1)
     vt = VectorType(pc.element, [lanes])
     nv = pc.nr // lanes
     positions = [(r, v * lanes) for r in range(pc.mr) for v in range(nv)]
@@ -176,7 +194,7 @@ def _micro_kernel(
         row = [body.value(vector.LoadOp(pc.b4, [b, n1, k, body.index(v * lanes)], vt)) for v in range(nv)]
         out = list(acc)
         for r in range(pc.mr):
-            a = body.value(memref.LoadOp.get(pc.a4, [b, m1, k, body.index(r)]))
+            a = body.value(memref.LoadOp.get(a4, [a_b, a_m1, k, body.index(r)]))
             broadcast = body.value(vector.BroadcastOp(a, vt))
             for v in range(nv):
                 out[r * nv + v] = body.value(vector.FMAOp(broadcast, row[v], out[r * nv + v]))
@@ -189,7 +207,7 @@ def _micro_kernel(
         row = [body.value(vector.LoadOp(pc.b4, [b, n1, kh, body.index(v * lanes), zero], bf16_row)) for v in range(nv)]
         out = list(acc)
         for r in range(pc.mr):
-            pair = body.value(vector.LoadOp(pc.a4, [b, m1, kh, body.index(r), zero], VectorType(BFloat16Type(), [2])))
+            pair = body.value(vector.LoadOp(a4, [a_b, a_m1, kh, body.index(r), zero], VectorType(BFloat16Type(), [2])))
             word = body.value(vector.BitcastOp(pair, VectorType(IntegerType(32), [1])))
             words = body.value(vector.BroadcastOp(word, VectorType(IntegerType(32), [lanes])))
             broadcast = body.value(vector.BitcastOp(words, bf16_row))
@@ -228,7 +246,8 @@ def _copy_tile(e: Emitter, rows: SSAValue | int, cols: SSAValue | int, source: S
 
 
 def _tile(e: Emitter, pc: PackedContraction, lanes: int, scratch: SSAValue | None, b: SSAValue, m1: SSAValue,
-          n1: SSAValue, k_lo: SSAValue | int, k_hi: SSAValue | int, first: bool = False) -> None:
+          n1: SSAValue, k_lo: SSAValue | int, k_hi: SSAValue | int, first: bool = False,
+          a_panel: APanel | None = None) -> None:
     """The micro-kernel on C3's tile (m1, n1): in place when whole, through `scratch` at an edge
     (copied in unless `first`: then C3 holds no partial sums yet)."""
     row0 = e.muli(m1, pc.mr)
@@ -242,13 +261,13 @@ def _tile(e: Emitter, pc: PackedContraction, lanes: int, scratch: SSAValue | Non
 
     whole_rows, whole_cols = pc.m // pc.mr, pc.n // pc.nr
     if whole_rows == pc.m1 and whole_cols == pc.n1:
-        _micro_kernel(e, pc, lanes, b, m1, n1, k_lo, k_hi, pc.c3, in_c3, first)
+        _micro_kernel(e, pc, lanes, b, m1, n1, k_lo, k_hi, pc.c3, in_c3, first, a_panel)
         return
     assert scratch is not None
     then_block, else_block = Block(), Block()
     then_e, else_e = Emitter(block=then_block), Emitter(block=else_block)
     if whole_rows and whole_cols:
-        _micro_kernel(then_e, pc, lanes, b, m1, n1, k_lo, k_hi, pc.c3, in_c3, first)
+        _micro_kernel(then_e, pc, lanes, b, m1, n1, k_lo, k_hi, pc.c3, in_c3, first, a_panel)
     else:
         else_e = e  # every tile overhangs an edge
     rows = else_e.minui(pc.mr, else_e.value(arith.SubiOp(else_e.index(pc.m), else_e.materialize(row0))))
@@ -262,7 +281,7 @@ def _tile(e: Emitter, pc: PackedContraction, lanes: int, scratch: SSAValue | Non
 
     if not first:
         _copy_tile(else_e, rows, cols, pc.c3, c3_at, scratch, scratch_at)
-    _micro_kernel(else_e, pc, lanes, b, m1, n1, k_lo, k_hi, scratch, in_scratch, first)
+    _micro_kernel(else_e, pc, lanes, b, m1, n1, k_lo, k_hi, scratch, in_scratch, first, a_panel)
     _copy_tile(else_e, rows, cols, scratch, scratch_at, pc.c3, c3_at)
     if else_e is e:
         return
@@ -376,18 +395,54 @@ def _rows_adjacent(panels: SSAValue) -> bool:
     return strides[2] == math.prod(shape[3:])
 
 
-def emit_blocked_loops(e: Emitter, pc: PackedContraction, target: Target, zero_start: bool = False) -> scf.ParallelOp:
+@dataclass(frozen=True)
+class Blocking:
+    """The k block depth and the parallel parts: pm x pn register tiles each,
+    m_parts x n_parts of them per batch."""
+
+    kc: int
+    pm: int
+    pn: int
+    m_parts: int
+    n_parts: int
+
+
+def blocking(pc: PackedContraction, target: Target) -> Blocking:
+    """The blocking of `pc` for `target`'s caches (see the module docstring)."""
+    bits = pc.element.bitwidth  # pyright: ignore[reportAttributeAccessIssue]
+    kc, mc, nc = target.cache_blocks(bits, packed=_rows_adjacent(pc.b4))
+    pm, pn = parallel_parts(pc, max(1, mc // pc.mr), max(1, nc // pc.nr))
+    return Blocking(balanced_depth(pc.k, kc), pm, pn, -(-pc.m1 // pm), -(-pc.n1 // pn))
+
+
+def _pack_in_part(ep: Emitter, pc: PackedContraction, fused: FusablePack, local: SSAValue, b: SSAValue,
+                  ip: SSAValue | int, m_lo: SSAValue | int, blocks: Blocking) -> None:
+    """Pack the part's rows of A into `local`; the last part, when shorter, packs fewer
+    (each generic has static extents)."""
+    last = pc.m1 - (blocks.m_parts - 1) * blocks.pm
+    if last == blocks.pm:
+        pack_part(ep, fused, local, b, m_lo, blocks.pm)
+        return
+    then_block, else_block = Block(), Block()
+    pack_part(Emitter(block=then_block), fused, local, b, m_lo, last)
+    pack_part(Emitter(block=else_block), fused, local, b, m_lo, blocks.pm)
+    then_block.add_op(scf.YieldOp())
+    else_block.add_op(scf.YieldOp())
+    is_last = ep.value(arith.CmpiOp(ep.materialize(ip), ep.index(blocks.m_parts - 1), "eq"))
+    ep.add(scf.IfOp(is_last, [], Region(then_block), Region(else_block)))
+
+
+def emit_blocked_loops(e: Emitter, pc: PackedContraction, target: Target, zero_start: bool = False,
+                       fused: FusablePack | None = None) -> scf.ParallelOp:
     """The loop nest around the micro-kernel (see the module docstring). With
     `zero_start` (C3 was just filled with zeros, and that fill dropped), the first
-    k block is peeled and starts its tiles from zero instead of loading them."""
+    k block is peeled and starts its tiles from zero instead of loading them. With
+    `fused`, A's pack, each part packs its own rows of A first (`pack_fusion.py`)."""
     bits = pc.element.bitwidth  # pyright: ignore[reportAttributeAccessIssue]
     lanes = target.lanes(bits)
-    kc, mc, nc = target.cache_blocks(bits, packed=_rows_adjacent(pc.b4))
-    mb = max(1, mc // pc.mr)
-    nb = max(1, nc // pc.nr)
-    kc = balanced_depth(pc.k, kc)
-    pm, pn = parallel_parts(pc, mb, nb)
-    m_parts, n_parts = -(-pc.m1 // pm), -(-pc.n1 // pn)
+    blocks = blocking(pc, target)
+    kc, pm, pn, m_parts, n_parts = blocks.kc, blocks.pm, blocks.pn, blocks.m_parts, blocks.n_parts
+    assert fused is None or n_parts == 1
     edges = pc.m % pc.mr != 0 or pc.n % pc.nr != 0
 
     def upper(body: Emitter, start: SSAValue | int, block: int, total: int) -> SSAValue | int:
@@ -400,19 +455,25 @@ def emit_blocked_loops(e: Emitter, pc: PackedContraction, target: Target, zero_s
         scratch: SSAValue | None = None
         if edges:  # first in the body: one per thread once outlined
             scratch = ep.value(memref.AllocaOp.get(pc.element, 64, [pc.mr, pc.nr]))
+        local = part_buffer(ep, fused, pm) if fused is not None else None
         b, jp, ip = ep.delinearize(t, [pc.batch, n_parts, m_parts])
         m_lo = ep.muli(ip, pm)
         n_lo = ep.muli(jp, pn)
         m_hi = upper(ep, m_lo, pm, pc.m1)
         n_hi = upper(ep, n_lo, pn, pc.n1)
         b_index = ep.materialize(b)
+        if fused is not None and local is not None:
+            _pack_in_part(ep, pc, fused, local, b_index, ip, m_lo, blocks)
 
         def k_block(ek: Emitter, k0: SSAValue | int, first: bool) -> None:
             k_hi = upper(ek, k0, kc, pc.k)
 
             def over_n1(ej: Emitter, n1: SSAValue, _: Sequence[SSAValue]) -> list[SSAValue]:
                 def over_m1(ei: Emitter, m1: SSAValue, _: Sequence[SSAValue]) -> list[SSAValue]:
-                    _tile(ei, pc, lanes, scratch, b_index, m1, n1, k0, k_hi, first)
+                    a_panel: APanel | None = None
+                    if local is not None:
+                        a_panel = (local, ei.index(0), ei.materialize(ei.value(arith.SubiOp(m1, ei.materialize(m_lo)))))
+                    _tile(ei, pc, lanes, scratch, b_index, m1, n1, k0, k_hi, first, a_panel)
                     return []
 
                 ej.loop(m_lo, m_hi, 1, over_m1)
@@ -455,10 +516,23 @@ class LinalgVectorizeContractionsPass(ModulePass):
             fill = zero_fill_before(generic, pc.c3)
             if fill is not None:
                 Rewriter.erase_op(fill)
+            fused = self._fusable_pack(generic, pc, target)
             e = Emitter()
-            emit_blocked_loops(e, pc, target, zero_start=fill is not None)
+            emit_blocked_loops(e, pc, target, zero_start=fill is not None, fused=fused)
             Rewriter.insert_op(e.ops, InsertPoint.before(generic))
             Rewriter.erase_op(generic)
+            if fused is not None:
+                erase_whole_pack(fused)
+
+    @staticmethod
+    def _fusable_pack(generic: GenericOp, pc: PackedContraction, target: Target) -> FusablePack | None:
+        """A's pack when it moves into the parts: each part then covers all columns
+        (every row packed once) and its packed rows fit `MAX_PART_BYTES`."""
+        blocks = blocking(pc, target)
+        if blocks.n_parts != 1:
+            return None
+        fused = fusable_pack(generic, pc.a4)
+        return fused if fused is not None and part_bytes(fused, blocks.pm) <= MAX_PART_BYTES else None
 
 
 __all__ = ["LinalgVectorizeContractionsPass", "PackedContraction", "emit_blocked_loops", "match_packed_contraction"]
