@@ -13,7 +13,17 @@ the result buffer and a dealloc. This pass forwards such copies: when a buffer
 then the subview is moved up to the first use (its offsets are defined by then,
 else nothing happens), the linalg ops work on the subview directly, and the
 allocation, copy and dealloc go. Softmax then writes its output rows once,
-straight into the out-parameter. One walk, each allocation looked at once.
+straight into the out-parameter.
+
+A buffer copied whole into another contiguous buffer (the result parameter, or a
+buffer it is a reshape of), directly or through one `expand_shape` or
+`collapse_shape` of it, is forwarded the same way: its writers (linalg ops, copies
+into it) work on the destination, seen through the inverse reshape, provided
+nothing between its first writer and the copy touches the destination. A depthwise
+convolution's result, computed in a `[.., features, 1]` buffer initialized by a copy
+from a zero-filled one, is then filled and computed in the result: two passes fewer.
+One forwarding can enable another (the zero buffer is copied into the buffer just
+replaced), so the allocations are walked again while one was forwarded.
 """
 
 from __future__ import annotations
