@@ -14,7 +14,8 @@ part covers all of C's columns (one part per block of rows), so every packed row
 is written once, as before. The pack must be a generic (any body: an im2col,
 a widening, bf16 pairs) whose only output is a subview of a buffer used by
 nothing but the pack, the contraction and its deallocation, with no op between
-the pack and the contraction writing a buffer the pack reads. The part's copy of
+the pack and the contraction writing a buffer the pack reads, and the contraction
+not writing one either. The part's copy of
 the generic has the batch loop and the part's rows as its extents (the batch
 index and the row-panel index of its body offset by the part's), so each packed
 element is computed by the same ops from the same source element as before:
@@ -106,6 +107,8 @@ def fusable_pack(contraction: GenericOp, a4: SSAValue) -> FusablePack | None:
     if len(view.result.type.get_shape()) < 4 or pack.res:  # pyright: ignore[reportAttributeAccessIssue]
         return None
     read = _reads(pack)
+    if any(_root(v) in read for v in contraction.outputs):
+        return None  # A's rows would be packed after other parts wrote C
     current = pack.next_op
     while current is not None and current is not contraction:
         written = _writes(current)
