@@ -90,8 +90,9 @@ def _bits(t: Attribute) -> int | None:
 class Tiles:
     mr: int
     nr: int
-    bf16_pairs: bool = False
-    """Pack bf16 operands as bf16 pairs along k for AVX512-BF16's `vdpbf16ps`."""
+    pairs: Attribute | None = None
+    """The type operands are packed in as pairs along k: bf16 for AVX512-BF16's
+    `vdpbf16ps`, i16 (i8 widened) for AVX512-VNNI's `vpdpwssd`; None: unpaired."""
 
 
 def choose_tiles(c: Contraction, target_name: str | None) -> Tiles | None:
@@ -118,18 +119,31 @@ def choose_tiles(c: Contraction, target_name: str | None) -> Tiles | None:
         nr = vectors * lanes
     if mt < mr:
         return None
-    return Tiles(mr, nr, _bf16_pairs(c, target.has_avx512_bf16 and lanes == 16))
+    return Tiles(mr, nr, _pair_type(c, target.has_avx512_bf16 and lanes == 16, target.has_avx512_vnni and lanes == 16))
 
 
-def _bf16_pairs(c: Contraction, available: bool) -> bool:
-    """Whether both operands are bf16 widened to an f32 accumulator over one k loop."""
+def _pair_type(c: Contraction, bf16_dot: bool, i16_dot: bool) -> Attribute | None:
+    """The type to pack `c`'s operands in as pairs along k, when the target has a
+    pairwise dot product for them (and k is one loop): bf16 widened to f32, or
+    integers of at most 16 bits widened to i32 (signed i8/i16, unsigned i8: exact in
+    i16), else None."""
+    if len(c.k) != 1:
+        return None
 
     def widened_bf16(cast: Operation | None) -> bool:
         return isinstance(cast, arith.ExtFOp) and isinstance(cast.operands[0].type, BFloat16Type)
 
-    return available and isinstance(c.acc_type, Float32Type) and len(c.k) == 1 and (
-        widened_bf16(c.a_cast) and widened_bf16(c.b_cast)
-    )
+    def narrow_int(cast: Operation | None) -> bool:
+        if not isinstance(cast, arith.ExtSIOp | arith.ExtUIOp):
+            return False
+        width = cast.operands[0].type.width.data  # pyright: ignore[reportAttributeAccessIssue]
+        return width <= 8 or (width == 16 and isinstance(cast, arith.ExtSIOp))
+
+    if bf16_dot and isinstance(c.acc_type, Float32Type) and widened_bf16(c.a_cast) and widened_bf16(c.b_cast):
+        return BFloat16Type()
+    if i16_dot and c.acc_type == IntegerType(32) and narrow_int(c.a_cast) and narrow_int(c.b_cast):
+        return IntegerType(16)
+    return None
 
 
 def _c_contiguous(c: Contraction, group: list[int]) -> bool:
@@ -209,11 +223,12 @@ def _pack_operand(
 
 
 def _pack_pairs(
-    c: Contraction, source: SSAValue, source_map: AffineMap, free: list[int], tile: int, packed: SSAValue,
-    zero: SSAValue,
+    c: Contraction, source: SSAValue, source_map: AffineMap, cast: Operation | None, free: list[int], tile: int,
+    packed: SSAValue, zero: SSAValue,
 ) -> GenericOp:
-    """`P[b, f1, kh, f0, p] = source[map(b, f1*tile + f0, 2*kh + p)]` in the source's
-    own type (bf16), 0 past the edges of f and k: pairs of k for `vdpbf16ps`."""
+    """`P[b, f1, kh, f0, p] = source[map(b, f1*tile + f0, 2*kh + p)]` in the pair type
+    (bf16 as it is; i8 extended to i16 as `cast` extends it), 0 past the edges of f
+    and k: pairs of k for `vdpbf16ps` or `vpdpwssd`."""
     sizes = c.sizes
     extent, depth = c.extent(free), c.extent(c.k)
     block, e = _body_block([zero.type])
@@ -227,6 +242,9 @@ def _pack_pairs(
     position = [dims.get(d, 0) for d in range(len(sizes))]
     indices = [e.materialize(e.affine(r, position)) for r in source_map.results]
     value = e.value(memref.LoadOp.get(source, indices))
+    if value.type != zero.type:
+        assert cast is not None
+        value = e.value(type(cast)(value, zero.type))  # pyright: ignore[reportCallIssue]
     valid: SSAValue | None = e.ult(flat, extent) if extent % tile else None
     if depth % 2:
         in_k = e.ult(k, depth)
@@ -342,10 +360,11 @@ def _packed_contraction(
     block = Block(arg_types=[*operand_types, c.acc_type])
     x, y, acc = block.args
     ops: list[Operation] = []
-    if tiles.bf16_pairs:  # the operands stay bf16: widen them here, as the original did
+    if tiles.pairs is not None:  # the operands stay narrow: widen them here, as the original did
         for cast, value in ((c.a_cast, x), (c.b_cast, y)):
             assert cast is not None
-            widened = cast.clone()
+            # The pairs are signed i16 whatever the source's signedness was.
+            widened = arith.ExtSIOp(value, c.acc_type) if isinstance(cast, arith.ExtUIOp) else cast.clone()
             widened.operands = [value]
             ops.append(widened)
         x, y = (o.results[0] for o in ops)
@@ -354,7 +373,7 @@ def _packed_contraction(
     add = c.add.clone()
     add.operands = [acc, mul.results[0]] if c.add.operands[0] is c.op.body.block.args[2] else [mul.results[0], acc]
     block.add_ops([*ops, mul, add, YieldOp(add.results[0])])
-    maps = list((pair_packed_maps if tiles.bf16_pairs else packed_maps)(tiles.mr, tiles.nr))
+    maps = list((packed_maps if tiles.pairs is None else pair_packed_maps)(tiles.mr, tiles.nr))
     inputs = [a4, b4]
     if window is not None:
         # k is read from the pair-packed operands only through k / 2 and k % 2: an
@@ -433,11 +452,11 @@ def pack_contraction(c: Contraction, tiles: Tiles) -> None:
     assert function is not None
     mt, nt, kt, bt = c.extent(c.m), c.extent(c.n), c.extent(c.k), c.extent(c.batch)
     m1, n1 = -(-mt // tiles.mr), -(-nt // tiles.nr)
-    pairs = tiles.bf16_pairs
+    pairs = tiles.pairs is not None
     depth = -(-kt // 2) if pairs else kt
     kp = padded_depth(depth)
     panel = [2] if pairs else []
-    element = BFloat16Type() if pairs else c.acc_type
+    element = tiles.pairs or c.acc_type
     views = not pairs
     a_view = operand_view(c, c.a, c.a_map, c.a_cast, c.m, tiles.mr, vectorized=False) if views and n1 <= VIEW_MAX_REUSE else None
     b_view = operand_view(c, c.b, c.b_map, c.b_cast, c.n, tiles.nr, vectorized=True) if views and m1 <= VIEW_MAX_REUSE else None
@@ -477,8 +496,8 @@ def pack_contraction(c: Contraction, tiles: Tiles) -> None:
         Rewriter.insert_op([memref.DeallocOp.get(x) for x in allocs], InsertPoint.before(ret))
     buffers = iter(x.memref for x in allocs)
     zero = _zero(c.acc_type)
-    zero_bf16 = arith.ConstantOp(FloatAttr(0.0, BFloat16Type()))
-    new_ops: list[Operation] = [zero, zero_bf16, *transpose] if pairs else [zero, *transpose]
+    zero_pair = _zero(tiles.pairs or c.acc_type)
+    new_ops: list[Operation] = [zero, zero_pair, *transpose] if pairs else [zero, *transpose]
     packed: list[SSAValue] = []
     for view, source, source_map, cast, free, tile in (
         (a_view, c.a, c.a_map, c.a_cast, c.m, tiles.mr),
@@ -496,7 +515,7 @@ def pack_contraction(c: Contraction, tiles: Tiles) -> None:
         sub_type = memref.SubviewOp.infer_result_type(full_type, origin, sizes, unit)
         sub = memref.SubviewOp.get(full, origin, sizes, unit, sub_type)
         if pairs:
-            pack = _pack_pairs(c, source, source_map, free, tile, sub.result, zero_bf16.result)
+            pack = _pack_pairs(c, source, source_map, cast, free, tile, sub.result, zero_pair.result)
         else:
             pack = _pack_operand(c, source, source_map, cast, free, tile, sub.result, zero.result, window)
         new_ops += [sub, pack]

@@ -1,8 +1,8 @@
 """`linalg-vectorize-contractions`: cache-blocked loops around a vector micro-kernel.
 
 Takes the contraction on packed operands that `linalg-pack-contractions` emits,
-`C3[b, m, n] += A4[b, m / mr, k, m % mr] * B4[b, n / nr, k, n % nr]` on float
-buffers, and emits, as BLIS/GotoBLAS order their loops (with the ic/jc loops outermost,
+`C3[b, m, n] += A4[b, m / mr, k, m % mr] * B4[b, n / nr, k, n % nr]` on f32, f64,
+i32 or i64 buffers (or on bf16 or i16 pairs along k), and emits, as BLIS/GotoBLAS order their loops (with the ic/jc loops outermost,
 as BLIS parallelizes them):
 
     scf.parallel over the parts (b, a block of columns, a block of rows of C3),
@@ -21,7 +21,9 @@ thread count.
 The micro-kernel holds the mr x nr tile of C3 in mr * nr / lanes vector
 registers across its k loop (an `scf.for` carrying them): per k step it loads
 the nr / lanes vectors of B4's row, broadcasts each of A4's mr values and issues
-one `vector.fma` per accumulator; then it stores the tile back. A tile that
+one `vector.fma` per accumulator (integers: `arith.muli` and `arith.addi` on
+vectors; pairs: one `x86vector.avx512.dot` or `.dot.i16` per accumulator); then it
+stores the tile back. A tile that
 overhangs C3's edge (the last rows or columns when mr or nr does not divide
 them) goes through an mr x nr scratch tile on the stack (a `memref.alloca` first
 in the parallel body, so each thread gets its own): its valid part is copied in,
@@ -47,6 +49,7 @@ from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
     FloatAttr,
+    IntegerAttr,
     IntegerType,
     MemRefType,
     ModuleOp,
@@ -55,7 +58,7 @@ from xdsl.dialects.builtin import (
     VectorType,
 )
 from xdsl.dialects.linalg.attrs import IteratorType
-from xdsl.dialects.linalg.ops import GenericOp, YieldOp
+from xdsl.dialects.linalg.ops import FillOp, GenericOp, YieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
@@ -64,12 +67,12 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from lowering.codegen.emitter import Emitter
 from lowering.codegen.pack_contractions import packed_maps, pair_packed_maps
 from lowering.codegen.target import Target, get_target
-from lowering.codegen.x86vector import DotBF16Op
+from lowering.codegen.x86vector import DotBF16Op, DotI16Op
 
 
 @dataclass(frozen=True)
 class PackedContraction:
-    """The operands and extents of a float contraction on packed operands."""
+    """The operands and extents of a contraction on packed operands."""
 
     a4: SSAValue
     b4: SSAValue
@@ -81,9 +84,9 @@ class PackedContraction:
     mr: int
     nr: int
     element: Attribute
-    bf16_pairs: bool = False
-    """A4 and B4 hold bf16 pairs along k (`[.., k / 2, tile, 2]`): the kernel uses
-    `x86vector.avx512.dot`."""
+    pairs: Attribute | None = None
+    """A4 and B4 hold pairs along k (`[.., k / 2, tile, 2]`) of this type: bf16 for
+    `x86vector.avx512.dot` (f32 sums), i16 for `x86vector.avx512.dot.i16` (i32)."""
 
     @property
     def m1(self) -> int:
@@ -95,8 +98,9 @@ class PackedContraction:
 
 
 def match_packed_contraction(op: GenericOp) -> PackedContraction | None:
-    """The float contraction on packed operands `op` computes, or None: f32/f64
-    panels, or bf16-pair panels (with their unread k-range operand) accumulated in f32."""
+    """The contraction on packed operands `op` computes, or None: f32/f64/i32/i64
+    panels, or bf16-pair (i16-pair) panels, with their unread k-range operand,
+    accumulated in f32 (i32)."""
     if len(op.inputs) not in (2, 3) or len(op.outputs) != 1 or op.res:
         return None
     pairs = len(op.inputs) == 3
@@ -109,9 +113,13 @@ def match_packed_contraction(op: GenericOp) -> PackedContraction | None:
     if ta.get_num_dims() != rank or tb.get_num_dims() != rank or tc.get_num_dims() != 3:
         return None
     element = tc.get_element_type()
-    operand = BFloat16Type() if pairs else element
-    if not isinstance(element, Float32Type if pairs else Float32Type | Float64Type):
+    operand = _PAIRS.get(element) if pairs else element
+    if operand is None or element not in _ELEMENTS:
         return None
+    integer = isinstance(element, IntegerType)
+    cast_type, mul_type, add_type = (
+        (arith.ExtSIOp, arith.MuliOp, arith.AddiOp) if integer else (arith.ExtFOp, arith.MulfOp, arith.AddfOp)
+    )
     if ta.get_element_type() != operand or tb.get_element_type() != operand:
         return None
     mr, nr = ta.get_shape()[3], tb.get_shape()[3]
@@ -133,13 +141,13 @@ def match_packed_contraction(op: GenericOp) -> PackedContraction | None:
     x, y = block.args[0], block.args[1]
     acc = block.args[-1]
     if pairs:
-        if len(ops) != 5 or not all(isinstance(o, arith.ExtFOp) for o in ops[:2]):
+        if len(ops) != 5 or not all(isinstance(o, cast_type) for o in ops[:2]):
             return None
         if {ops[0].operands[0], ops[1].operands[0]} != {x, y} or x is y:
             return None
         x, y = ops[0].results[0], ops[1].results[0]
         ops = ops[2:]
-    if len(ops) != 3 or not isinstance(ops[0], arith.MulfOp) or not isinstance(ops[1], arith.AddfOp):
+    if len(ops) != 3 or not isinstance(ops[0], mul_type) or not isinstance(ops[1], add_type):
         return None
     mul, add, yield_op = ops
     if x is y or set(mul.operands) != {x, y} or set(add.operands) != {acc, mul.results[0]}:
@@ -150,7 +158,16 @@ def match_packed_contraction(op: GenericOp) -> PackedContraction | None:
     k = op.inputs[2].type.get_shape()[0] if pairs else ta.get_shape()[2]  # pyright: ignore[reportAttributeAccessIssue]
     if min(batch, m, n, k) <= 0 or ta.get_shape()[1] != -(-m // mr) or tb.get_shape()[1] != -(-n // nr):
         return None
-    return PackedContraction(op.inputs[0], op.inputs[1], op.outputs[0], batch, m, n, k, mr, nr, element, pairs)
+    return PackedContraction(
+        op.inputs[0], op.inputs[1], op.outputs[0], batch, m, n, k, mr, nr, element, operand if pairs else None
+    )
+
+
+_ELEMENTS = (Float32Type(), Float64Type(), IntegerType(32), IntegerType(64))
+"""The accumulator types the micro-kernel computes in."""
+
+_PAIRS: dict[Attribute, Attribute] = {Float32Type(): BFloat16Type(), IntegerType(32): IntegerType(16)}
+"""Pair-packed operand type by accumulator type: `vdpbf16ps`, `vpdpwssd`."""
 
 
 TileIndex = Callable[[Emitter, int, int], list[SSAValue]]
@@ -166,8 +183,10 @@ def _micro_kernel(
     vt = VectorType(pc.element, [lanes])
     nv = pc.nr // lanes
     positions = [(r, v * lanes) for r in range(pc.mr) for v in range(nv)]
+    integer = isinstance(pc.element, IntegerType)
     if first:
-        zero = e.value(vector.BroadcastOp(e.value(arith.ConstantOp(FloatAttr(0.0, pc.element))), vt))  # pyright: ignore[reportArgumentType]
+        scalar = IntegerAttr(0, pc.element) if integer else FloatAttr(0.0, pc.element)  # pyright: ignore[reportArgumentType]
+        zero = e.value(vector.BroadcastOp(e.value(arith.ConstantOp(scalar)), vt))  # pyright: ignore[reportArgumentType]
         acc0 = [zero] * len(positions)
     else:
         acc0 = [e.value(vector.LoadOp(tile, tile_index(e, r, j), vt)) for r, j in positions]
@@ -179,25 +198,31 @@ def _micro_kernel(
             a = body.value(memref.LoadOp.get(pc.a4, [b, m1, k, body.index(r)]))
             broadcast = body.value(vector.BroadcastOp(a, vt))
             for v in range(nv):
-                out[r * nv + v] = body.value(vector.FMAOp(broadcast, row[v], out[r * nv + v]))
+                if integer:
+                    product = body.value(arith.MuliOp(broadcast, row[v]))
+                    out[r * nv + v] = body.value(arith.AddiOp(out[r * nv + v], product))
+                else:
+                    out[r * nv + v] = body.value(vector.FMAOp(broadcast, row[v], out[r * nv + v]))
         return out
 
     def pair_step(body: Emitter, kh: SSAValue, acc: Sequence[SSAValue]) -> list[SSAValue]:
-        """One pair of k: `vdpbf16ps` on B4's 2 x nr row and each row's broadcast pair."""
-        bf16_row = VectorType(BFloat16Type(), [2 * lanes])
+        """One pair of k: `vdpbf16ps` (`vpdpwssd`) on B4's 2 x nr row and each row's broadcast pair."""
+        assert pc.pairs is not None
+        pair_row = VectorType(pc.pairs, [2 * lanes])
+        dot = DotI16Op if integer else DotBF16Op
         zero = body.index(0)
-        row = [body.value(vector.LoadOp(pc.b4, [b, n1, kh, body.index(v * lanes), zero], bf16_row)) for v in range(nv)]
+        row = [body.value(vector.LoadOp(pc.b4, [b, n1, kh, body.index(v * lanes), zero], pair_row)) for v in range(nv)]
         out = list(acc)
         for r in range(pc.mr):
-            pair = body.value(vector.LoadOp(pc.a4, [b, m1, kh, body.index(r), zero], VectorType(BFloat16Type(), [2])))
+            pair = body.value(vector.LoadOp(pc.a4, [b, m1, kh, body.index(r), zero], VectorType(pc.pairs, [2])))
             word = body.value(vector.BitcastOp(pair, VectorType(IntegerType(32), [1])))
             words = body.value(vector.BroadcastOp(word, VectorType(IntegerType(32), [lanes])))
-            broadcast = body.value(vector.BitcastOp(words, bf16_row))
+            broadcast = body.value(vector.BitcastOp(words, pair_row))
             for v in range(nv):
-                out[r * nv + v] = body.value(DotBF16Op(out[r * nv + v], broadcast, row[v]))
+                out[r * nv + v] = body.value(dot(out[r * nv + v], broadcast, row[v]))
         return out
 
-    if pc.bf16_pairs:
+    if pc.pairs is not None:
         # k_lo is a multiple of the (even) k block; the last pair may hold a padding zero.
         pair_lo = e.divui(k_lo, 2)
         pair_hi = e.divui(e.addi(k_hi, 1), 2)
@@ -294,19 +319,24 @@ _VIEWS = (memref.ReinterpretCastOp, memref.SubviewOp)
 
 
 def _is_zero_fill(op: Operation, buffer: SSAValue) -> bool:
-    """Whether `op` is a generic that fills all of `buffer` with a constant zero."""
-    if not isinstance(op, GenericOp) or len(op.inputs) != 1 or list(op.outputs) != [buffer]:
+    """Whether `op` fills all of `buffer` with a constant (+)zero: a `linalg.fill`, or
+    the generic `linalg-generalize-named-ops` makes of one."""
+    if not isinstance(op, GenericOp | FillOp) or len(op.inputs) != 1 or list(op.outputs) != [buffer]:
         return False
-    maps = [m.data for m in op.indexing_maps.data]
-    if maps[0].results or maps[1] != AffineMap.identity(maps[1].num_dims):
-        return False
-    body = list(op.body.block.ops)
-    if len(body) != 1 or not isinstance(body[0], YieldOp) or body[0].operands[0] is not op.body.block.args[0]:
-        return False
+    if isinstance(op, GenericOp):
+        maps = [m.data for m in op.indexing_maps.data]
+        if maps[0].results or maps[1] != AffineMap.identity(maps[1].num_dims):
+            return False
+        body = list(op.body.block.ops)
+        if len(body) != 1 or not isinstance(body[0], YieldOp) or body[0].operands[0] is not op.body.block.args[0]:
+            return False
     constant = op.inputs[0].owner
+    if not isinstance(constant, arith.ConstantOp):
+        return False
+    if isinstance(constant.value, IntegerAttr):
+        return constant.value.value.data == 0
     return (
-        isinstance(constant, arith.ConstantOp)
-        and isinstance(constant.value, FloatAttr)
+        isinstance(constant.value, FloatAttr)
         and constant.value.value.data == 0.0
         and not math.copysign(1.0, constant.value.value.data) < 0
     )
@@ -319,7 +349,7 @@ def _same_extent(x: SSAValue, y: SSAValue) -> bool:
     )
 
 
-def zero_fill_before(op: GenericOp, c3: SSAValue) -> GenericOp | None:
+def zero_fill_before(op: GenericOp, c3: SSAValue) -> GenericOp | FillOp | None:
     """The generic filling the buffer `c3` views with +0.0 that is the last op before
     `op` in its block to touch that buffer (views of it aside), or None. The
     contraction then starts its tiles from zero and the fill can go: one pass over
