@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, func, memref
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     AffineMapAttr,
     BFloat16Type,
     Float32Type,
@@ -428,20 +429,71 @@ VIEW_MAX_REUSE = 2
 panels of the other side reuse it: packing would cost more than it saves."""
 
 
-def transposed_source(c: Contraction, source: SSAValue, source_map: AffineMap, free: list[int]) -> bool:
-    """Whether `source`, the vectorized side's operand, is a matrix read as `B[n, k]`:
-    its free dimension strided, its k dimension contiguous, both multiples of
-    `linalg-tile-transposes`' tile. Packing it directly would gather each panel row
-    from nr rows a whole matrix row apart (rows 2 KiB apart fall into two L1 sets:
-    the gathers miss L1), 9% of an MLP training step; it is first copied transposed,
-    tile by tile, and packed from the copy."""
+@dataclass(frozen=True)
+class TransposedSource:
+    """A vectorized-side operand read as `B[.., n, .., k]`: k contiguous, n strided."""
+
+    batch_stride: int
+    n_stride: int
+    batch: int
+    n: int
+    k: int
+
+    def scratch_type(self, element: Attribute, batched: bool) -> MemRefType:
+        return MemRefType(element, [self.batch, self.k, self.n] if batched else [self.k, self.n])
+
+
+def transposed_source(c: Contraction, source: SSAValue, source_map: AffineMap, free: list[int]) -> TransposedSource | None:
+    """How `source`, the vectorized side's operand, is laid out when it is read as
+    `B[n, k]` (or `B[b, n, k]`, `B[n, b, k]`: one batch dimension anywhere before k),
+    n strided, k contiguous, both multiples of `linalg-tile-transposes`' tile; else
+    None. Packing it directly would gather each panel row from nr rows a whole
+    matrix row apart (rows 2 KiB apart fall into two L1 sets: the gathers miss L1),
+    9% of an MLP training step, and attention's `Q K^T`; it is first copied
+    transposed, tile by tile (per batch element), and packed from the copy."""
     t = source.type
-    if not isinstance(t, MemRefType) or not isinstance(t.layout, NoneAttr) or t.get_num_dims() != 2:
-        return False
-    if len(free) != 1 or len(c.k) != 1 or c.batch:
-        return False
-    dims = [r.position if isinstance(r, AffineDimExpr) else -1 for r in source_map.results]
-    return dims == [free[0], c.k[0]] and all(s % TRANSPOSE_TILE == 0 and s > TRANSPOSE_TILE for s in t.get_shape())
+    if not isinstance(t, MemRefType) or not isinstance(t.layout, NoneAttr):
+        return None
+    if len(free) != 1 or len(c.k) != 1 or len(c.batch) > 1:
+        return None
+    if not all(isinstance(r, AffineDimExpr) for r in source_map.results):
+        return None
+    dims = [r.position for r in source_map.results if isinstance(r, AffineDimExpr)]
+    if sorted(dims) != sorted([*c.batch, free[0], c.k[0]]) or dims[-1] != c.k[0]:
+        return None
+    n, k = c.sizes[free[0]], c.sizes[c.k[0]]
+    if any(s % TRANSPOSE_TILE or s <= TRANSPOSE_TILE for s in (n, k)):
+        return None
+    strides = _row_major_strides(t.get_shape())
+    batch_stride = strides[dims.index(c.batch[0])] if c.batch else 0
+    return TransposedSource(batch_stride, strides[dims.index(free[0])], c.extent(c.batch), n, k)
+
+
+def _transposing_copy(source: SSAValue, layout: TransposedSource, scratch: SSAValue) -> list[Operation]:
+    """`scratch[(b,) k, n] = source[b, n, k]`: an element-wise generic per batch element
+    (an `scf.for` over them, each reading a strided `[n, k]` view of its matrix), which
+    `linalg-tile-transposes` runs tile by tile."""
+    d = AffineMap.identity(2).results
+    to_rows, identity = AffineMap(2, 0, (d[1], d[0])), AffineMap.identity(2)
+    if layout.batch_stride == 0:
+        return [_copy(source, to_rows, scratch, identity)]
+    element = scratch.type.get_element_type()  # pyright: ignore[reportAttributeAccessIssue]
+    e = Emitter()
+
+    def view(eb: Emitter, value: SSAValue, offset: SSAValue | int, shape: list[int], strides: list[int]) -> SSAValue:
+        result = MemRefType(element, shape, StridedLayoutAttr(strides, None))
+        return eb.value(
+            memref.ReinterpretCastOp(value, [eb.materialize(offset)], [], [], [DYNAMIC_INDEX], shape, strides, result)
+        )
+
+    def one_matrix(eb: Emitter, b: SSAValue, _: object) -> list[SSAValue]:
+        matrix = view(eb, source, eb.muli(b, layout.batch_stride), [layout.n, layout.k], [layout.n_stride, 1])
+        rows = view(eb, scratch, eb.muli(b, layout.k * layout.n), [layout.k, layout.n], [layout.n, 1])
+        eb.add(_copy(matrix, to_rows, rows, identity))
+        return []
+
+    e.loop(0, layout.batch, 1, one_matrix)
+    return e.ops
 
 
 def pack_contraction(c: Contraction, tiles: Tiles) -> None:
@@ -482,13 +534,14 @@ def pack_contraction(c: Contraction, tiles: Tiles) -> None:
             window = allocs[-1].memref
     b_source, b_map = c.b, c.b_map
     transpose: list[Operation] = []
-    if b_view is None and not pairs and transposed_source(c, c.b, c.b_map, c.n):
-        rows, cols = c.b.type.get_shape()  # pyright: ignore[reportAttributeAccessIssue]
-        allocs.append(memref.AllocOp([], [], MemRefType(c.b.type.get_element_type(), [cols, rows]), IntegerAttr(64, 64)))  # pyright: ignore[reportAttributeAccessIssue]
+    layout = transposed_source(c, c.b, c.b_map, c.n) if b_view is None and not pairs else None
+    if layout is not None:
+        element = c.b.type.get_element_type()  # pyright: ignore[reportAttributeAccessIssue]
+        allocs.append(memref.AllocOp([], [], layout.scratch_type(element, bool(c.batch)), IntegerAttr(64, 64)))
         b_source = allocs[-1].memref
-        d = AffineMap.identity(2).results
-        transpose.append(_copy(c.b, AffineMap(2, 0, (d[1], d[0])), b_source, AffineMap.identity(2)))
-        b_map = AffineMap(c.b_map.num_dims, 0, tuple(reversed(c.b_map.results)))
+        transpose = _transposing_copy(c.b, layout, b_source)
+        dim = AffineMap.identity(c.b_map.num_dims).results
+        b_map = AffineMap(c.b_map.num_dims, 0, tuple(dim[d] for d in [*c.batch, c.k[0], c.n[0]]))
     entry = function.body.block
     Rewriter.insert_op(allocs, InsertPoint.at_start(entry))
     ret = entry.last_op  # (a return is its block's terminator: no scan of the block)

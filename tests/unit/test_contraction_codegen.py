@@ -74,6 +74,8 @@ CASES = [
     Case("mm_t_both", "km,nk->mn", {"m": 31, "k": 65, "n": 66}),
     Case("mm_t_rhs_tiled", "mk,nk->mn", {"m": 40, "k": 48, "n": 80}),
     Case("batch_leading", "bmk,bkn->bmn", {"b": 3, "m": 20, "k": 30, "n": 40}),
+    Case("batch_t_rhs_tiled", "bmk,bnk->bmn", {"b": 2, "m": 30, "k": 48, "n": 72}, random=True),
+    Case("attention_scores_tiled", "qhd,khd->hqk", {"q": 33, "h": 3, "d": 24, "k": 80}, random=True),
     Case("batch_middle", "qhd,khd->hqk", {"q": 33, "h": 3, "d": 16, "k": 35}),
     Case("batch_last", "mkb,knb->bmn", {"m": 41, "k": 29, "n": 53, "b": 2}),
     Case("batch_innermost_result", "bmk,bkn->mnb", {"b": 3, "m": 40, "k": 30, "n": 50}),
