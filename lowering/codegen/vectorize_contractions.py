@@ -176,20 +176,28 @@ TileIndex = Callable[[Emitter, int, int], list[SSAValue]]
 
 def _micro_kernel(
     e: Emitter, pc: PackedContraction, lanes: int, b: SSAValue, m1: SSAValue, n1: SSAValue,
-    k_lo: SSAValue | int, k_hi: SSAValue | int, tile: SSAValue, tile_index: TileIndex, first: bool = False,
+    k_lo: SSAValue | int, k_hi: SSAValue | int, tile: SSAValue, tile_index: TileIndex, first: First = False,
 ) -> None:
     """tile += A4[b, m1, k_lo:k_hi] . B4[b, n1, k_lo:k_hi], accumulating in vector registers;
-    tile = ... instead when `first` (the tile's zeros are not loaded)."""
+    tile = ... instead when `first` (the tile's zeros are not loaded; an `i1` value: an
+    `scf.if` chooses at run time between zeros and the loaded tile)."""
     vt = VectorType(pc.element, [lanes])
     nv = pc.nr // lanes
     positions = [(r, v * lanes) for r in range(pc.mr) for v in range(nv)]
     integer = isinstance(pc.element, IntegerType)
-    if first:
+
+    def zeros(ez: Emitter) -> list[SSAValue]:
         scalar = IntegerAttr(0, pc.element) if integer else FloatAttr(0.0, pc.element)  # pyright: ignore[reportArgumentType]
-        zero = e.value(vector.BroadcastOp(e.value(arith.ConstantOp(scalar)), vt))  # pyright: ignore[reportArgumentType]
-        acc0 = [zero] * len(positions)
+        zero = ez.value(vector.BroadcastOp(ez.value(arith.ConstantOp(scalar)), vt))  # pyright: ignore[reportArgumentType]
+        return [zero] * len(positions)
+
+    def loads(el: Emitter) -> list[SSAValue]:
+        return [el.value(vector.LoadOp(tile, tile_index(el, r, j), vt)) for r, j in positions]
+
+    if isinstance(first, SSAValue):
+        acc0 = list(_if(e, first, zeros, loads, [vt] * len(positions)))
     else:
-        acc0 = [e.value(vector.LoadOp(tile, tile_index(e, r, j), vt)) for r, j in positions]
+        acc0 = zeros(e) if first else loads(e)
 
     def k_step(body: Emitter, k: SSAValue, acc: Sequence[SSAValue]) -> list[SSAValue]:
         row = [body.value(vector.LoadOp(pc.b4, [b, n1, k, body.index(v * lanes)], vt)) for v in range(nv)]
@@ -234,6 +242,24 @@ def _micro_kernel(
 
 
 Index = Callable[[Emitter, SSAValue, SSAValue], list[SSAValue]]
+
+First = bool | SSAValue
+"""Whether a k block is the first of a zero-started contraction: known when emitted, or
+an `i1` computed in the k-block loop."""
+
+
+def _if(
+    e: Emitter, condition: SSAValue, then: Callable[[Emitter], list[SSAValue]],
+    otherwise: Callable[[Emitter], list[SSAValue]], types: Sequence[Attribute] = (),
+) -> Sequence[SSAValue]:
+    """`scf.if condition` with the values `then` and `otherwise` emit and yield."""
+    regions = []
+    for branch in (then, otherwise):
+        block = Block()
+        results = branch(Emitter(block=block))
+        block.add_op(scf.YieldOp(*results))
+        regions.append(Region(block))
+    return e.add(scf.IfOp(condition, list(types), regions[0], regions[1])).results
 """The indices of element (row, column) of a tile in some buffer."""
 
 
@@ -253,7 +279,7 @@ def _copy_tile(e: Emitter, rows: SSAValue | int, cols: SSAValue | int, source: S
 
 
 def _tile(e: Emitter, pc: PackedContraction, lanes: int, scratch: SSAValue | None, b: SSAValue, m1: SSAValue,
-          n1: SSAValue, k_lo: SSAValue | int, k_hi: SSAValue | int, first: bool = False) -> None:
+          n1: SSAValue, k_lo: SSAValue | int, k_hi: SSAValue | int, first: First = False) -> None:
     """The micro-kernel on C3's tile (m1, n1): in place when whole, through `scratch` at an edge
     (copied in unless `first`: then C3 holds no partial sums yet)."""
     row0 = e.muli(m1, pc.mr)
@@ -285,8 +311,14 @@ def _tile(e: Emitter, pc: PackedContraction, lanes: int, scratch: SSAValue | Non
     def scratch_at(em: Emitter, r: SSAValue, j: SSAValue) -> list[SSAValue]:
         return [r, j]
 
-    if not first:
-        _copy_tile(else_e, rows, cols, pc.c3, c3_at, scratch, scratch_at)
+    def copy_in(ec: Emitter) -> list[SSAValue]:
+        _copy_tile(ec, rows, cols, pc.c3, c3_at, scratch, scratch_at)
+        return []
+
+    if isinstance(first, SSAValue):
+        _if(else_e, first, lambda _: [], copy_in)
+    elif not first:
+        copy_in(else_e)
     _micro_kernel(else_e, pc, lanes, b, m1, n1, k_lo, k_hi, scratch, in_scratch, first)
     _copy_tile(else_e, rows, cols, scratch, scratch_at, pc.c3, c3_at)
     if else_e is e:
@@ -409,7 +441,10 @@ def _rows_adjacent(panels: SSAValue) -> bool:
 def emit_blocked_loops(e: Emitter, pc: PackedContraction, target: Target, zero_start: bool = False) -> scf.ParallelOp:
     """The loop nest around the micro-kernel (see the module docstring). With
     `zero_start` (C3 was just filled with zeros, and that fill dropped), the first
-    k block is peeled and starts its tiles from zero instead of loading them."""
+    k block starts its tiles from zero instead of loading them: chosen at run time
+    by an `scf.if` in front of each tile's k loop, not by peeling the first k block,
+    which would emit every micro-kernel twice (compile time: LLVM optimizes and
+    compiles each copy)."""
     bits = pc.element.bitwidth  # pyright: ignore[reportAttributeAccessIssue]
     lanes = target.lanes(bits)
     kc, mc, nc = target.cache_blocks(bits, packed=_rows_adjacent(pc.b4))
@@ -437,7 +472,7 @@ def emit_blocked_loops(e: Emitter, pc: PackedContraction, target: Target, zero_s
         n_hi = upper(ep, n_lo, pn, pc.n1)
         b_index = ep.materialize(b)
 
-        def k_block(ek: Emitter, k0: SSAValue | int, first: bool) -> None:
+        def k_block(ek: Emitter, k0: SSAValue | int, first: First) -> None:
             k_hi = upper(ek, k0, kc, pc.k)
 
             def over_n1(ej: Emitter, n1: SSAValue, _: Sequence[SSAValue]) -> list[SSAValue]:
@@ -451,13 +486,11 @@ def emit_blocked_loops(e: Emitter, pc: PackedContraction, target: Target, zero_s
             ek.loop(n_lo, n_hi, 1, over_n1)
 
         def over_pc(ek: Emitter, k0: SSAValue, _: Sequence[SSAValue]) -> list[SSAValue]:
-            k_block(ek, k0, False)
+            k_block(ek, k0, ek.value(arith.CmpiOp(k0, ek.index(0), "eq")) if zero_start else False)
             return []
 
-        if zero_start:
+        if zero_start and pc.k <= kc:
             k_block(ep, 0, True)
-            if pc.k > kc:
-                ep.loop(kc, pc.k, kc, over_pc)
         else:
             ep.loop(0, pc.k, kc, over_pc)
 

@@ -210,17 +210,24 @@ func.func @balanced_k_blocks(%a4: memref<1x16x576x4xf32>, %b4: memref<1x1x576x64
 // -----
 
 // C filled with +0.0 just before the contraction (nothing touches it in between but
-// views): the fill goes, and the first k block, peeled, starts its tiles from zero
-// vectors rather than loading them; the later blocks load and store them as usual.
+// views): the fill goes, and the tiles of the first k block start from zero vectors
+// rather than being loaded: an scf.if on k0 == 0 in front of each tile's k loop
+// (one micro-kernel for every k block: not a peeled first block, a second copy).
 // CHECK-LABEL: func.func @zero_start
 // CHECK-NOT:     outs(%c : memref<64x64xf32>)
 // CHECK:         "scf.parallel"
-// CHECK-NOT:       vector.load %{{.*}}[{{.*}}] : memref<1x64x64xf32{{.*}}>
-// CHECK:           %[[Z:.*]] = vector.broadcast %{{.*}} : f32 to vector<16xf32>
-// CHECK:           = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[Z]], %{{.*}} = %[[Z]],
-// CHECK:           vector.store
-// CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK:           vector.load %{{.*}}[{{.*}}] : memref<1x64x64xf32, strided<[0, 64, 1]>>, vector<16xf32>
+// CHECK:           scf.for %[[K0:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:        %[[ZI:.*]] = arith.constant 0 : index
+// CHECK-NEXT:        %[[FIRST:.*]] = arith.cmpi eq, %[[K0]], %[[ZI]] : index
+// CHECK:             %[[ACC:.*]]:16 = scf.if %[[FIRST]] -> (vector<16xf32>,
+// CHECK-NEXT:          %[[ZF:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:          %[[Z:.*]] = vector.broadcast %[[ZF]] : f32 to vector<16xf32>
+// CHECK-NEXT:          scf.yield %[[Z]], %[[Z]],
+// CHECK-NEXT:        } else {
+// CHECK-NEXT:          vector.load %{{.*}}[{{.*}}] : memref<1x64x64xf32, strided<[0, 64, 1]>>, vector<16xf32>
+// CHECK:             = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[ACC]]#0, %{{.*}} = %[[ACC]]#1,
+// CHECK:             vector.store
+// CHECK-NOT:     vector.fma
 func.func @zero_start(%a4: memref<1x16x1024x4xf32>, %b4: memref<1x1x1024x64xf32>, %c: memref<64x64xf32>) {
   %zero = arith.constant 0.000000e+00 : f32
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%zero : f32) outs(%c : memref<64x64xf32>) {
