@@ -125,10 +125,12 @@ def choose_tiles(c: Contraction, target_name: str | None) -> Tiles | None:
 
 def _pair_type(c: Contraction, bf16_dot: bool, i16_dot: bool) -> Attribute | None:
     """The type to pack `c`'s operands in as pairs along k, when the target has a
-    pairwise dot product for them (and k is one loop): bf16 widened to f32, or
-    integers of at most 16 bits widened to i32 (signed i8/i16, unsigned i8: exact in
-    i16), else None."""
-    if len(c.k) != 1:
+    pairwise dot product for them: bf16 widened to f32 (one k loop), or integers of
+    at most 16 bits widened to i32 (signed i8/i16, unsigned i8: exact in i16; one k
+    loop, or several whose innermost has an even extent, as a convolution's input
+    features mostly do), else None."""
+    several = len(c.k) > 1
+    if several and c.sizes[c.k[-1]] % 2:
         return None
 
     def widened_bf16(cast: Operation | None) -> bool:
@@ -140,7 +142,7 @@ def _pair_type(c: Contraction, bf16_dot: bool, i16_dot: bool) -> Attribute | Non
         width = cast.operands[0].type.width.data  # pyright: ignore[reportAttributeAccessIssue]
         return width <= 8 or (width == 16 and isinstance(cast, arith.ExtSIOp))
 
-    if bf16_dot and isinstance(c.acc_type, Float32Type) and widened_bf16(c.a_cast) and widened_bf16(c.b_cast):
+    if bf16_dot and not several and isinstance(c.acc_type, Float32Type) and widened_bf16(c.a_cast) and widened_bf16(c.b_cast):
         return BFloat16Type()
     if i16_dot and c.acc_type == IntegerType(32) and narrow_int(c.a_cast) and narrow_int(c.b_cast):
         return IntegerType(16)
@@ -225,21 +227,33 @@ def _pack_operand(
 
 def _pack_pairs(
     c: Contraction, source: SSAValue, source_map: AffineMap, cast: Operation | None, free: list[int], tile: int,
-    packed: SSAValue, zero: SSAValue,
+    packed: SSAValue, zero: SSAValue, window: SSAValue | None,
 ) -> GenericOp:
     """`P[b, f1, kh, f0, p] = source[map(b, f1*tile + f0, 2*kh + p)]` in the pair type
     (bf16 as it is; i8 extended to i16 as `cast` extends it), 0 past the edges of f
-    and k: pairs of k for `vdpbf16ps` or `vpdpwssd`."""
+    and k: pairs of k for `vdpbf16ps` or `vpdpwssd`.
+
+    With several k loops (a convolution's window and input features) the pairs are
+    taken along the innermost, of even extent, so that they are pairs of the
+    flattened k too; the outer k loops stay loops, their ranges (and the pairs')
+    given by `window`, an unread operand of their shape, as in `_pack_operand`."""
     sizes = c.sizes
-    extent, depth = c.extent(free), c.extent(c.k)
+    extent = c.extent(free)
+    outer, last = c.k[:-1], c.k[-1]
+    depth = sizes[last]
+    nk = len(outer)
+    rank = 5 + nk
     block, e = _body_block([zero.type])
-    b_idx, f1, kh, f0, pair = (e.value(IndexOp(i)) for i in range(5))
+    b_idx, f1 = e.value(IndexOp(0)), e.value(IndexOp(1))
+    outer_idx = [e.value(IndexOp(2 + i)) for i in range(nk)]
+    kh, f0, pair = (e.value(IndexOp(2 + nk + i)) for i in range(3))
     flat = e.addi(e.muli(f1, tile), f0)
     k = e.addi(e.muli(kh, 2), pair)
     dims: dict[int, SSAValue | int] = {}
     dims.update(_group_indices(e, b_idx, c.batch, sizes))
     dims.update(_group_indices(e, e.minui(flat, extent - 1) if extent % tile else flat, free, sizes))
-    dims[c.k[0]] = e.minui(k, depth - 1) if depth % 2 else k
+    dims.update(zip(outer, outer_idx, strict=True))
+    dims[last] = e.minui(k, depth - 1) if depth % 2 else k
     position = [dims.get(d, 0) for d in range(len(sizes))]
     indices = [e.materialize(e.affine(r, position)) for r in source_map.results]
     value = e.value(memref.LoadOp.get(source, indices))
@@ -253,7 +267,18 @@ def _pack_pairs(
     if valid is not None:
         value = e.value(arith.SelectOp(valid, value, zero))
     block.add_op(YieldOp(value))
-    return GenericOp([], [packed], Region(block), [_identity(5)], _parallel(5))
+    if not outer:
+        return GenericOp([], [packed], Region(block), [_identity(5)], _parallel(5))
+    assert window is not None
+    d = AffineMap.identity(rank).results
+    k_linear: AffineExpr = AffineExpr.constant(0)
+    for pos, size in zip(range(2, 3 + nk), [*(sizes[x] for x in outer), -(-depth // 2)], strict=True):
+        k_linear = k_linear * size + d[pos]
+    out_map = AffineMap(rank, 0, (d[0], d[1], k_linear, d[3 + nk], d[4 + nk]))
+    window_map = AffineMap(rank, 0, tuple(d[2 : 3 + nk]))
+    block.insert_arg(IntegerType(8), 0)
+    maps = [AffineMapAttr(window_map), AffineMapAttr(out_map)]
+    return GenericOp([window], [packed], Region(block), maps, _parallel(rank))
 
 
 def _row_major_strides(shape: tuple[int, ...]) -> list[int]:
@@ -521,17 +546,23 @@ def pack_contraction(c: Contraction, tiles: Tiles) -> None:
     if c3_type is not None:
         scratch.append(c3_type)
     allocs = [memref.AllocOp([], [], t, IntegerAttr(64, 64)) for t in scratch]
-    window: SSAValue | None = None
-    if len(c.k) > 1 or pairs:
-        # Unread; on the stack unless it is large.
-        k_shape = [c.sizes[d] for d in c.k]
+    def unread(k_shape: list[int]) -> SSAValue:
+        """An unread operand giving loops their ranges; on the stack unless it is large."""
         if math.prod(k_shape) <= WINDOW_STACK_BYTES:
             window_op = memref.AllocaOp.get(IntegerType(8), None, k_shape)
             Rewriter.insert_op(window_op, InsertPoint.at_start(function.body.block))
-            window = window_op.memref
-        else:
-            allocs.append(memref.AllocOp([], [], MemRefType(IntegerType(8), k_shape)))
-            window = allocs[-1].memref
+            return window_op.memref
+        allocs.append(memref.AllocOp([], [], MemRefType(IntegerType(8), k_shape)))
+        return allocs[-1].memref
+
+    window: SSAValue | None = None
+    pair_window: SSAValue | None = None
+    if pairs:  # the k range of the contraction on pairs, and the pair packs' k loops
+        window = unread([kt])
+        if len(c.k) > 1:
+            pair_window = unread([*(c.sizes[d] for d in c.k[:-1]), c.sizes[c.k[-1]] // 2])
+    elif len(c.k) > 1:
+        window = unread([c.sizes[d] for d in c.k])
     b_source, b_map = c.b, c.b_map
     transpose: list[Operation] = []
     layout = transposed_source(c, c.b, c.b_map, c.n) if b_view is None and not pairs else None
@@ -568,7 +599,7 @@ def pack_contraction(c: Contraction, tiles: Tiles) -> None:
         sub_type = memref.SubviewOp.infer_result_type(full_type, origin, sizes, unit)
         sub = memref.SubviewOp.get(full, origin, sizes, unit, sub_type)
         if pairs:
-            pack = _pack_pairs(c, source, source_map, cast, free, tile, sub.result, zero_pair.result)
+            pack = _pack_pairs(c, source, source_map, cast, free, tile, sub.result, zero_pair.result, pair_window)
         else:
             pack = _pack_operand(c, source, source_map, cast, free, tile, sub.result, zero.result, window)
         new_ops += [sub, pack]

@@ -51,3 +51,32 @@ func.func @i8_matmul(%a: memref<40x37xi8>, %b: memref<37x40xi8>, %c: memref<40x4
   }
   func.return
 }
+
+// A convolution's several k loops (window i, features j): the pairs are taken
+// along the innermost, j (16, even), so they are pairs of the flattened k too; the
+// outer k loop and the pairs stay loops of the packs, their ranges given by an
+// unread [3 x 8] operand, and the packed k index is linear in them (i * 8 + jh).
+// VNNI-LABEL: func.func @i8_conv1d
+// VNNI-DAG:     %[[A4:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x10x24x4x2xi16>
+// VNNI-DAG:     %[[PW:.*]] = memref.alloca() : memref<3x8xi8>
+// VNNI-DAG:     %[[KW:.*]] = memref.alloca() : memref<48xi8>
+// VNNI:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d2, d3)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, ((d2 * 8) + d3), d4, d5)>], {{.*}} ins(%[[PW]] : memref<3x8xi8>)
+// VNNI:           memref.load %x[{{.*}}] : memref<42x16xi8>
+// VNNI-NEXT:      arith.extsi %{{.*}} : i8 to i16
+// VNNI:         x86vector.avx512.dot.i16 %{{.*}} : vector<32xi16> -> vector<16xi32>
+// On AVX2 the operands are packed widened to i32, the k loops as they were (3 x 16).
+// AVX2-LABEL: func.func @i8_conv1d
+// AVX2:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4) -> (d2, d3)>, affine_map<(d0, d1, d2, d3, d4) -> (d0, d1, ((d2 * 16) + d3), d4)>]
+// AVX2-NOT:     x86vector
+// AVX2:         arith.muli %{{.*}} : vector<8xi32>
+func.func @i8_conv1d(%x: memref<42x16xi8>, %w: memref<3x16x64xi8>, %c: memref<40x64xi32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0 + d2, d3)>, affine_map<(d0, d1, d2, d3) -> (d2, d3, d1)>, affine_map<(d0, d1, d2, d3) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction", "reduction"]} ins(%x, %w : memref<42x16xi8>, memref<3x16x64xi8>) outs(%c : memref<40x64xi32>) {
+  ^bb0(%a: i8, %b: i8, %acc: i32):
+    %ai = arith.extsi %a : i8 to i32
+    %bi = arith.extsi %b : i8 to i32
+    %p = arith.muli %ai, %bi : i32
+    %s = arith.addi %acc, %p : i32
+    linalg.yield %s : i32
+  }
+  func.return
+}
