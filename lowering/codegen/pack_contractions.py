@@ -625,7 +625,7 @@ class LinalgPackContractionsPass(ModulePass):
     name = "linalg-pack-contractions"
 
     target: str = ""
-    """The CPU (`host`, `avx512`, `avx2`, `sse`; empty: `$XLA_DIALECT_TARGET`, else the host) whose register tile sets mr x nr."""
+    """The CPU (`host`, `avx512`, `avx512vnni`, `avx512bf16`, `avx2`, `sse`; empty: `$XLA_DIALECT_TARGET`, else the host) whose register tile sets mr x nr."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for generic in [o for o in op.walk() if isinstance(o, GenericOp)]:
