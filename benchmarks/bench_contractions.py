@@ -9,7 +9,7 @@ Eigen thread pool:
 
 All cores: the same without `taskset` and `XLA_FLAGS` (add `--threads N` once compile()
 takes it). Cases: matmul 256/512/1024 f32, a batch-8 dense layer (8x4096 @ 4096x4096),
-f64 matmul 512, batched matmul, bf16 x bf16 -> f32 matmul 512, 3x3, 1x1 and depthwise
+f64 matmul 512, batched matmul, bf16 x bf16 -> f32 and i8 x i8 -> i32 matmul 512, 3x3, 1x1 and depthwise
 convolution (NHWC/HWIO), 8-head attention, a transformer block, an MLP training step.
 FLOPs count a multiply-add as 2 (the contractions only, for the composite programs).
 See benchmarks/harness.py for how the timing is done.
@@ -82,6 +82,21 @@ def bf16_matmul(n: int = 512) -> Case:
     return Case(
         f"matmul {n}^2 bf16->f32",
         lambda a, b: lax.dot(a, b, preferred_element_type=jnp.float32),
+        (a, b),
+        flops=2.0 * n**3,
+    )
+
+
+def i8_matmul(n: int = 512) -> Case:
+    """i8 x i8 -> i32 (the integer multiply-adds counted as FLOPs)."""
+    import jax.numpy as jnp
+    from jax import lax
+
+    rng = _rng(8)
+    a, b = (rng.integers(-128, 128, (n, n)).astype(np.int8) for _ in range(2))
+    return Case(
+        f"matmul {n}^2 i8->i32",
+        lambda a, b: lax.dot(a, b, preferred_element_type=jnp.int32),
         (a, b),
         flops=2.0 * n**3,
     )
@@ -203,6 +218,7 @@ def cases() -> list[Case]:
         matmul(512, 512, 512, np.float64),
         batched_matmul(),
         bf16_matmul(),
+        i8_matmul(),
         conv(56, 56, 64, 64, 3, 3),
         conv(56, 56, 256, 64, 1, 1),
         conv(112, 112, 32, 32, 3, 3, groups=32),

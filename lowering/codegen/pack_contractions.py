@@ -37,6 +37,7 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import arith, func, memref
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     AffineMapAttr,
     BFloat16Type,
     Float32Type,
@@ -90,8 +91,9 @@ def _bits(t: Attribute) -> int | None:
 class Tiles:
     mr: int
     nr: int
-    bf16_pairs: bool = False
-    """Pack bf16 operands as bf16 pairs along k for AVX512-BF16's `vdpbf16ps`."""
+    pairs: Attribute | None = None
+    """The type operands are packed in as pairs along k: bf16 for AVX512-BF16's
+    `vdpbf16ps`, i16 (i8 widened) for AVX512-VNNI's `vpdpwssd`; None: unpaired."""
 
 
 def choose_tiles(c: Contraction, target_name: str | None) -> Tiles | None:
@@ -118,18 +120,33 @@ def choose_tiles(c: Contraction, target_name: str | None) -> Tiles | None:
         nr = vectors * lanes
     if mt < mr:
         return None
-    return Tiles(mr, nr, _bf16_pairs(c, target.has_avx512_bf16 and lanes == 16))
+    return Tiles(mr, nr, _pair_type(c, target.has_avx512_bf16 and lanes == 16, target.has_avx512_vnni and lanes == 16))
 
 
-def _bf16_pairs(c: Contraction, available: bool) -> bool:
-    """Whether both operands are bf16 widened to an f32 accumulator over one k loop."""
+def _pair_type(c: Contraction, bf16_dot: bool, i16_dot: bool) -> Attribute | None:
+    """The type to pack `c`'s operands in as pairs along k, when the target has a
+    pairwise dot product for them: bf16 widened to f32 (one k loop), or integers of
+    at most 16 bits widened to i32 (signed i8/i16, unsigned i8: exact in i16; one k
+    loop, or several whose innermost has an even extent, as a convolution's input
+    features mostly do), else None."""
+    several = len(c.k) > 1
+    if several and c.sizes[c.k[-1]] % 2:
+        return None
 
     def widened_bf16(cast: Operation | None) -> bool:
         return isinstance(cast, arith.ExtFOp) and isinstance(cast.operands[0].type, BFloat16Type)
 
-    return available and isinstance(c.acc_type, Float32Type) and len(c.k) == 1 and (
-        widened_bf16(c.a_cast) and widened_bf16(c.b_cast)
-    )
+    def narrow_int(cast: Operation | None) -> bool:
+        if not isinstance(cast, arith.ExtSIOp | arith.ExtUIOp):
+            return False
+        width = cast.operands[0].type.width.data  # pyright: ignore[reportAttributeAccessIssue]
+        return width <= 8 or (width == 16 and isinstance(cast, arith.ExtSIOp))
+
+    if bf16_dot and not several and isinstance(c.acc_type, Float32Type) and widened_bf16(c.a_cast) and widened_bf16(c.b_cast):
+        return BFloat16Type()
+    if i16_dot and c.acc_type == IntegerType(32) and narrow_int(c.a_cast) and narrow_int(c.b_cast):
+        return IntegerType(16)
+    return None
 
 
 def _c_contiguous(c: Contraction, group: list[int]) -> bool:
@@ -209,24 +226,40 @@ def _pack_operand(
 
 
 def _pack_pairs(
-    c: Contraction, source: SSAValue, source_map: AffineMap, free: list[int], tile: int, packed: SSAValue,
-    zero: SSAValue,
+    c: Contraction, source: SSAValue, source_map: AffineMap, cast: Operation | None, free: list[int], tile: int,
+    packed: SSAValue, zero: SSAValue, window: SSAValue | None,
 ) -> GenericOp:
-    """`P[b, f1, kh, f0, p] = source[map(b, f1*tile + f0, 2*kh + p)]` in the source's
-    own type (bf16), 0 past the edges of f and k: pairs of k for `vdpbf16ps`."""
+    """`P[b, f1, kh, f0, p] = source[map(b, f1*tile + f0, 2*kh + p)]` in the pair type
+    (bf16 as it is; i8 extended to i16 as `cast` extends it), 0 past the edges of f
+    and k: pairs of k for `vdpbf16ps` or `vpdpwssd`.
+
+    With several k loops (a convolution's window and input features) the pairs are
+    taken along the innermost, of even extent, so that they are pairs of the
+    flattened k too; the outer k loops stay loops, their ranges (and the pairs')
+    given by `window`, an unread operand of their shape, as in `_pack_operand`."""
     sizes = c.sizes
-    extent, depth = c.extent(free), c.extent(c.k)
+    extent = c.extent(free)
+    outer, last = c.k[:-1], c.k[-1]
+    depth = sizes[last]
+    nk = len(outer)
+    rank = 5 + nk
     block, e = _body_block([zero.type])
-    b_idx, f1, kh, f0, pair = (e.value(IndexOp(i)) for i in range(5))
+    b_idx, f1 = e.value(IndexOp(0)), e.value(IndexOp(1))
+    outer_idx = [e.value(IndexOp(2 + i)) for i in range(nk)]
+    kh, f0, pair = (e.value(IndexOp(2 + nk + i)) for i in range(3))
     flat = e.addi(e.muli(f1, tile), f0)
     k = e.addi(e.muli(kh, 2), pair)
     dims: dict[int, SSAValue | int] = {}
     dims.update(_group_indices(e, b_idx, c.batch, sizes))
     dims.update(_group_indices(e, e.minui(flat, extent - 1) if extent % tile else flat, free, sizes))
-    dims[c.k[0]] = e.minui(k, depth - 1) if depth % 2 else k
+    dims.update(zip(outer, outer_idx, strict=True))
+    dims[last] = e.minui(k, depth - 1) if depth % 2 else k
     position = [dims.get(d, 0) for d in range(len(sizes))]
     indices = [e.materialize(e.affine(r, position)) for r in source_map.results]
     value = e.value(memref.LoadOp.get(source, indices))
+    if value.type != zero.type:
+        assert cast is not None
+        value = e.value(type(cast)(value, zero.type))  # pyright: ignore[reportCallIssue]
     valid: SSAValue | None = e.ult(flat, extent) if extent % tile else None
     if depth % 2:
         in_k = e.ult(k, depth)
@@ -234,7 +267,18 @@ def _pack_pairs(
     if valid is not None:
         value = e.value(arith.SelectOp(valid, value, zero))
     block.add_op(YieldOp(value))
-    return GenericOp([], [packed], Region(block), [_identity(5)], _parallel(5))
+    if not outer:
+        return GenericOp([], [packed], Region(block), [_identity(5)], _parallel(5))
+    assert window is not None
+    d = AffineMap.identity(rank).results
+    k_linear: AffineExpr = AffineExpr.constant(0)
+    for pos, size in zip(range(2, 3 + nk), [*(sizes[x] for x in outer), -(-depth // 2)], strict=True):
+        k_linear = k_linear * size + d[pos]
+    out_map = AffineMap(rank, 0, (d[0], d[1], k_linear, d[3 + nk], d[4 + nk]))
+    window_map = AffineMap(rank, 0, tuple(d[2 : 3 + nk]))
+    block.insert_arg(IntegerType(8), 0)
+    maps = [AffineMapAttr(window_map), AffineMapAttr(out_map)]
+    return GenericOp([window], [packed], Region(block), maps, _parallel(rank))
 
 
 def _row_major_strides(shape: tuple[int, ...]) -> list[int]:
@@ -342,10 +386,11 @@ def _packed_contraction(
     block = Block(arg_types=[*operand_types, c.acc_type])
     x, y, acc = block.args
     ops: list[Operation] = []
-    if tiles.bf16_pairs:  # the operands stay bf16: widen them here, as the original did
+    if tiles.pairs is not None:  # the operands stay narrow: widen them here, as the original did
         for cast, value in ((c.a_cast, x), (c.b_cast, y)):
             assert cast is not None
-            widened = cast.clone()
+            # The pairs are signed i16 whatever the source's signedness was.
+            widened = arith.ExtSIOp(value, c.acc_type) if isinstance(cast, arith.ExtUIOp) else cast.clone()
             widened.operands = [value]
             ops.append(widened)
         x, y = (o.results[0] for o in ops)
@@ -354,7 +399,7 @@ def _packed_contraction(
     add = c.add.clone()
     add.operands = [acc, mul.results[0]] if c.add.operands[0] is c.op.body.block.args[2] else [mul.results[0], acc]
     block.add_ops([*ops, mul, add, YieldOp(add.results[0])])
-    maps = list((pair_packed_maps if tiles.bf16_pairs else packed_maps)(tiles.mr, tiles.nr))
+    maps = list((packed_maps if tiles.pairs is None else pair_packed_maps)(tiles.mr, tiles.nr))
     inputs = [a4, b4]
     if window is not None:
         # k is read from the pair-packed operands only through k / 2 and k % 2: an
@@ -409,20 +454,71 @@ VIEW_MAX_REUSE = 2
 panels of the other side reuse it: packing would cost more than it saves."""
 
 
-def transposed_source(c: Contraction, source: SSAValue, source_map: AffineMap, free: list[int]) -> bool:
-    """Whether `source`, the vectorized side's operand, is a matrix read as `B[n, k]`:
-    its free dimension strided, its k dimension contiguous, both multiples of
-    `linalg-tile-transposes`' tile. Packing it directly would gather each panel row
-    from nr rows a whole matrix row apart (rows 2 KiB apart fall into two L1 sets:
-    the gathers miss L1), 9% of an MLP training step; it is first copied transposed,
-    tile by tile, and packed from the copy."""
+@dataclass(frozen=True)
+class TransposedSource:
+    """A vectorized-side operand read as `B[.., n, .., k]`: k contiguous, n strided."""
+
+    batch_stride: int
+    n_stride: int
+    batch: int
+    n: int
+    k: int
+
+    def scratch_type(self, element: Attribute, batched: bool) -> MemRefType:
+        return MemRefType(element, [self.batch, self.k, self.n] if batched else [self.k, self.n])
+
+
+def transposed_source(c: Contraction, source: SSAValue, source_map: AffineMap, free: list[int]) -> TransposedSource | None:
+    """How `source`, the vectorized side's operand, is laid out when it is read as
+    `B[n, k]` (or `B[b, n, k]`, `B[n, b, k]`: one batch dimension anywhere before k),
+    n strided, k contiguous, both multiples of `linalg-tile-transposes`' tile; else
+    None. Packing it directly would gather each panel row from nr rows a whole
+    matrix row apart (rows 2 KiB apart fall into two L1 sets: the gathers miss L1),
+    9% of an MLP training step, and attention's `Q K^T`; it is first copied
+    transposed, tile by tile (per batch element), and packed from the copy."""
     t = source.type
-    if not isinstance(t, MemRefType) or not isinstance(t.layout, NoneAttr) or t.get_num_dims() != 2:
-        return False
-    if len(free) != 1 or len(c.k) != 1 or c.batch:
-        return False
-    dims = [r.position if isinstance(r, AffineDimExpr) else -1 for r in source_map.results]
-    return dims == [free[0], c.k[0]] and all(s % TRANSPOSE_TILE == 0 and s > TRANSPOSE_TILE for s in t.get_shape())
+    if not isinstance(t, MemRefType) or not isinstance(t.layout, NoneAttr):
+        return None
+    if len(free) != 1 or len(c.k) != 1 or len(c.batch) > 1:
+        return None
+    if not all(isinstance(r, AffineDimExpr) for r in source_map.results):
+        return None
+    dims = [r.position for r in source_map.results if isinstance(r, AffineDimExpr)]
+    if sorted(dims) != sorted([*c.batch, free[0], c.k[0]]) or dims[-1] != c.k[0]:
+        return None
+    n, k = c.sizes[free[0]], c.sizes[c.k[0]]
+    if any(s % TRANSPOSE_TILE or s <= TRANSPOSE_TILE for s in (n, k)):
+        return None
+    strides = _row_major_strides(t.get_shape())
+    batch_stride = strides[dims.index(c.batch[0])] if c.batch else 0
+    return TransposedSource(batch_stride, strides[dims.index(free[0])], c.extent(c.batch), n, k)
+
+
+def _transposing_copy(source: SSAValue, layout: TransposedSource, scratch: SSAValue) -> list[Operation]:
+    """`scratch[(b,) k, n] = source[b, n, k]`: an element-wise generic per batch element
+    (an `scf.for` over them, each reading a strided `[n, k]` view of its matrix), which
+    `linalg-tile-transposes` runs tile by tile."""
+    d = AffineMap.identity(2).results
+    to_rows, identity = AffineMap(2, 0, (d[1], d[0])), AffineMap.identity(2)
+    if layout.batch_stride == 0:
+        return [_copy(source, to_rows, scratch, identity)]
+    element = scratch.type.get_element_type()  # pyright: ignore[reportAttributeAccessIssue]
+    e = Emitter()
+
+    def view(eb: Emitter, value: SSAValue, offset: SSAValue | int, shape: list[int], strides: list[int]) -> SSAValue:
+        result = MemRefType(element, shape, StridedLayoutAttr(strides, None))
+        return eb.value(
+            memref.ReinterpretCastOp(value, [eb.materialize(offset)], [], [], [DYNAMIC_INDEX], shape, strides, result)
+        )
+
+    def one_matrix(eb: Emitter, b: SSAValue, _: object) -> list[SSAValue]:
+        matrix = view(eb, source, eb.muli(b, layout.batch_stride), [layout.n, layout.k], [layout.n_stride, 1])
+        rows = view(eb, scratch, eb.muli(b, layout.k * layout.n), [layout.k, layout.n], [layout.n, 1])
+        eb.add(_copy(matrix, to_rows, rows, identity))
+        return []
+
+    e.loop(0, layout.batch, 1, one_matrix)
+    return e.ops
 
 
 def pack_contraction(c: Contraction, tiles: Tiles) -> None:
@@ -433,11 +529,11 @@ def pack_contraction(c: Contraction, tiles: Tiles) -> None:
     assert function is not None
     mt, nt, kt, bt = c.extent(c.m), c.extent(c.n), c.extent(c.k), c.extent(c.batch)
     m1, n1 = -(-mt // tiles.mr), -(-nt // tiles.nr)
-    pairs = tiles.bf16_pairs
+    pairs = tiles.pairs is not None
     depth = -(-kt // 2) if pairs else kt
     kp = padded_depth(depth)
     panel = [2] if pairs else []
-    element = BFloat16Type() if pairs else c.acc_type
+    element = tiles.pairs or c.acc_type
     views = not pairs
     a_view = operand_view(c, c.a, c.a_map, c.a_cast, c.m, tiles.mr, vectorized=False) if views and n1 <= VIEW_MAX_REUSE else None
     b_view = operand_view(c, c.b, c.b_map, c.b_cast, c.n, tiles.nr, vectorized=True) if views and m1 <= VIEW_MAX_REUSE else None
@@ -450,26 +546,33 @@ def pack_contraction(c: Contraction, tiles: Tiles) -> None:
     if c3_type is not None:
         scratch.append(c3_type)
     allocs = [memref.AllocOp([], [], t, IntegerAttr(64, 64)) for t in scratch]
-    window: SSAValue | None = None
-    if len(c.k) > 1 or pairs:
-        # Unread; on the stack unless it is large.
-        k_shape = [c.sizes[d] for d in c.k]
+    def unread(k_shape: list[int]) -> SSAValue:
+        """An unread operand giving loops their ranges; on the stack unless it is large."""
         if math.prod(k_shape) <= WINDOW_STACK_BYTES:
             window_op = memref.AllocaOp.get(IntegerType(8), None, k_shape)
             Rewriter.insert_op(window_op, InsertPoint.at_start(function.body.block))
-            window = window_op.memref
-        else:
-            allocs.append(memref.AllocOp([], [], MemRefType(IntegerType(8), k_shape)))
-            window = allocs[-1].memref
+            return window_op.memref
+        allocs.append(memref.AllocOp([], [], MemRefType(IntegerType(8), k_shape)))
+        return allocs[-1].memref
+
+    window: SSAValue | None = None
+    pair_window: SSAValue | None = None
+    if pairs:  # the k range of the contraction on pairs, and the pair packs' k loops
+        window = unread([kt])
+        if len(c.k) > 1:
+            pair_window = unread([*(c.sizes[d] for d in c.k[:-1]), c.sizes[c.k[-1]] // 2])
+    elif len(c.k) > 1:
+        window = unread([c.sizes[d] for d in c.k])
     b_source, b_map = c.b, c.b_map
     transpose: list[Operation] = []
-    if b_view is None and not pairs and transposed_source(c, c.b, c.b_map, c.n):
-        rows, cols = c.b.type.get_shape()  # pyright: ignore[reportAttributeAccessIssue]
-        allocs.append(memref.AllocOp([], [], MemRefType(c.b.type.get_element_type(), [cols, rows]), IntegerAttr(64, 64)))  # pyright: ignore[reportAttributeAccessIssue]
+    layout = transposed_source(c, c.b, c.b_map, c.n) if b_view is None and not pairs else None
+    if layout is not None:
+        element = c.b.type.get_element_type()  # pyright: ignore[reportAttributeAccessIssue]
+        allocs.append(memref.AllocOp([], [], layout.scratch_type(element, bool(c.batch)), IntegerAttr(64, 64)))
         b_source = allocs[-1].memref
-        d = AffineMap.identity(2).results
-        transpose.append(_copy(c.b, AffineMap(2, 0, (d[1], d[0])), b_source, AffineMap.identity(2)))
-        b_map = AffineMap(c.b_map.num_dims, 0, tuple(reversed(c.b_map.results)))
+        transpose = _transposing_copy(c.b, layout, b_source)
+        dim = AffineMap.identity(c.b_map.num_dims).results
+        b_map = AffineMap(c.b_map.num_dims, 0, tuple(dim[d] for d in [*c.batch, c.k[0], c.n[0]]))
     entry = function.body.block
     Rewriter.insert_op(allocs, InsertPoint.at_start(entry))
     ret = entry.last_op  # (a return is its block's terminator: no scan of the block)
@@ -477,8 +580,8 @@ def pack_contraction(c: Contraction, tiles: Tiles) -> None:
         Rewriter.insert_op([memref.DeallocOp.get(x) for x in allocs], InsertPoint.before(ret))
     buffers = iter(x.memref for x in allocs)
     zero = _zero(c.acc_type)
-    zero_bf16 = arith.ConstantOp(FloatAttr(0.0, BFloat16Type()))
-    new_ops: list[Operation] = [zero, zero_bf16, *transpose] if pairs else [zero, *transpose]
+    zero_pair = _zero(tiles.pairs or c.acc_type)
+    new_ops: list[Operation] = [zero, zero_pair, *transpose] if pairs else [zero, *transpose]
     packed: list[SSAValue] = []
     for view, source, source_map, cast, free, tile in (
         (a_view, c.a, c.a_map, c.a_cast, c.m, tiles.mr),
@@ -496,7 +599,7 @@ def pack_contraction(c: Contraction, tiles: Tiles) -> None:
         sub_type = memref.SubviewOp.infer_result_type(full_type, origin, sizes, unit)
         sub = memref.SubviewOp.get(full, origin, sizes, unit, sub_type)
         if pairs:
-            pack = _pack_pairs(c, source, source_map, free, tile, sub.result, zero_bf16.result)
+            pack = _pack_pairs(c, source, source_map, cast, free, tile, sub.result, zero_pair.result, pair_window)
         else:
             pack = _pack_operand(c, source, source_map, cast, free, tile, sub.result, zero.result, window)
         new_ops += [sub, pack]
@@ -522,7 +625,7 @@ class LinalgPackContractionsPass(ModulePass):
     name = "linalg-pack-contractions"
 
     target: str = ""
-    """The CPU (`host`, `avx512`, `avx2`, `sse`; empty: `$XLA_DIALECT_TARGET`, else the host) whose register tile sets mr x nr."""
+    """The CPU (`host`, `avx512`, `avx512vnni`, `avx512bf16`, `avx2`, `sse`; empty: `$XLA_DIALECT_TARGET`, else the host) whose register tile sets mr x nr."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for generic in [o for o in op.walk() if isinstance(o, GenericOp)]:

@@ -10,7 +10,8 @@ registers is never compiled for 32, or the reverse.
 |----------|----------------|-------------|------------------|
 | `host`   | the host's     | from its features                |
 | `avx512` | skylake-avx512 | 512         | 32               |
-| `avx512bf16` | cooperlake | 512         | 32 (and `vdpbf16ps`) |
+| `avx512vnni` | cascadelake | 512        | 32 (and `vpdpwssd`)  |
+| `avx512bf16` | cooperlake | 512         | 32 (and `vdpbf16ps`, `vpdpwssd`) |
 | `avx2`   | haswell        | 256         | 16               |
 | `sse`    | x86-64         | 128         | 16               |
 """
@@ -47,6 +48,8 @@ class Target:
     """Per-core data cache sizes, in bytes."""
     l2: int = DEFAULT_L2
     l3: int = DEFAULT_L3
+    has_avx512_vnni: bool = False
+    """AVX512-VNNI: `vpdpwssd` sums pairs of i16 products into i32 lanes."""
 
     def lanes(self, element_bits: int) -> int:
         """Elements of `element_bits` in one vector register."""
@@ -128,12 +131,18 @@ def _host() -> Target:
         l1=l1,
         l2=l2,
         l3=l3,
+        has_avx512_vnni="avx512vnni" in has,
     )
 
 
 NAMED_TARGETS: dict[str, Target] = {
     "avx512": Target("avx512", "skylake-avx512", "", 512, 32, True, False, 32 * 1024, 1024 * 1024),
-    "avx512bf16": Target("avx512bf16", "cooperlake", "", 512, 32, True, True, 32 * 1024, 1024 * 1024),
+    "avx512vnni": Target(
+        "avx512vnni", "cascadelake", "", 512, 32, True, False, 32 * 1024, 1024 * 1024, has_avx512_vnni=True
+    ),
+    "avx512bf16": Target(
+        "avx512bf16", "cooperlake", "", 512, 32, True, True, 32 * 1024, 1024 * 1024, has_avx512_vnni=True
+    ),
     "avx2": Target("avx2", "haswell", "", 256, 16, True, False, 32 * 1024, 256 * 1024),
     "sse": Target("sse", "x86-64", "", 128, 16, False, False, 32 * 1024, 256 * 1024),
 }

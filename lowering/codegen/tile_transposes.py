@@ -18,8 +18,10 @@ shuffles, and the body runs on vectors of `T` lanes, a tile row at a time (`x.T 
 on 1024x1024 f32: 1.37 ms to 0.97; through the buffer, its scalar stores stalled
 the vector loads that read it back). `T` is 8 (`TILE`), and
 must divide both extents (no remainder tiles); the loop over tile rows
-is an `scf.parallel` (each thread its own buffer) when `t` is the outermost
-dimension with more than one iteration.
+is an `scf.parallel` when `t` is the outermost dimension with more than one
+iteration; each row of tiles then has its own buffer, all of them in one
+allocation made before the loop (an allocation and a free per row of tiles
+would call the allocator `rows / 8` times).
 
 A generic qualifies when it has no reduction and no `linalg.index`, every
 operand is a static memref read through a map of loop dimensions, some input's
@@ -29,12 +31,12 @@ output indexes both with `v` minor.
 
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import memref, scf, vector
 from xdsl.dialects.builtin import (
+    DYNAMIC_INDEX,
     AffineMapAttr,
     ArrayAttr,
     DenseArrayBase,
@@ -256,15 +258,24 @@ def tile_transpose(op: GenericOp, plan: TransposeTiling) -> None:
 
     registers = _in_registers(op, plan)
 
-    def with_buffers(inner: Emitter, body: Callable[[Emitter, list[SSAValue]], None]) -> None:
+    def allocate(outer: Emitter, copies: int) -> list[SSAValue]:
+        """The transposed operands' tile buffers: `copies` of each, one per row of tiles
+        that may run at the same time, allocated once for all of them."""
         buffers = []
         for k in () if registers else plan.transposed:
             t = op.operands[k].type
             assert isinstance(t, MemRefType)
-            buffers.append(inner.value(memref.AllocOp([], [], MemRefType(t.get_element_type(), [plan.tile] * 2))))
-        body(inner, buffers)
-        for b in buffers:
-            inner.add(memref.DeallocOp.get(b))
+            shape = [copies, plan.tile, plan.tile] if copies > 1 else [plan.tile] * 2
+            buffers.append(outer.value(memref.AllocOp([], [], MemRefType(t.get_element_type(), shape))))
+        return buffers
+
+    def row_buffer(inner: Emitter, buffer: SSAValue, ti: SSAValue) -> SSAValue:
+        """The `tile x tile` buffer of the row of tiles starting at row `ti`."""
+        element = buffer.type.get_element_type()  # pyright: ignore[reportAttributeAccessIssue]
+        shape, strides = [plan.tile] * 2, [plan.tile, 1]
+        offset = inner.materialize(inner.muli(ti, plan.tile))
+        result = MemRefType(element, shape, StridedLayoutAttr(strides, None))
+        return inner.value(memref.ReinterpretCastOp(buffer, [offset], [], [], [DYNAMIC_INDEX], shape, strides, result))
 
     def tile_body(inner: Emitter, ivs: dict[int, SSAValue], buffers: list[SSAValue]) -> None:
         if registers:
@@ -296,23 +307,27 @@ def tile_transpose(op: GenericOp, plan: TransposeTiling) -> None:
         inner.loop(0, plan.sizes[plan.v], plan.tile, step)
 
     if outer_t:
+        # Each row of tiles has its buffer in one allocation made before the loop (not
+        # an allocation and a free per row: the rows may run on several threads).
+        buffers = allocate(em, plan.sizes[plan.t] // plan.tile)
         block = Block(arg_types=[INDEX])
         inner = Emitter(block=block)
-        with_buffers(inner, lambda e, buffers: columns(e, block.args[0], buffers))
+        ti = block.args[0]
+        columns(inner, ti, [row_buffer(inner, b, ti) for b in buffers])
         block.add_op(scf.ReduceOp())
         loop = scf.ParallelOp([em.index(0)], [em.index(plan.sizes[plan.t])], [em.index(plan.tile)], Region(block))
         em.add(loop)
     else:
+        buffers = allocate(em, 1)
 
-        def all_rows(e: Emitter, buffers: list[SSAValue]) -> None:
-            def rows(r: Emitter, ti: SSAValue, _: object) -> list[SSAValue]:
-                columns(r, ti, buffers)
-                return []
+        def rows(r: Emitter, ti: SSAValue, _: object) -> list[SSAValue]:
+            columns(r, ti, buffers)
+            return []
 
-            e.loop(0, plan.sizes[plan.t], plan.tile, rows)
-
-        with_buffers(em, all_rows)
+        em.loop(0, plan.sizes[plan.t], plan.tile, rows)
         loop = next(o for o in em.ops if isinstance(o, scf.ForOp))
+    for b in buffers:
+        em.add(memref.DeallocOp.get(b))
     loop.attributes["tiled"] = StringAttr(f"transpose({plan.tile}x{plan.tile})")
     Rewriter().replace_op(op, em.ops, [])
 

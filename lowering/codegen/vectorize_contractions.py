@@ -1,8 +1,8 @@
 """`linalg-vectorize-contractions`: cache-blocked loops around a vector micro-kernel.
 
 Takes the contraction on packed operands that `linalg-pack-contractions` emits,
-`C3[b, m, n] += A4[b, m / mr, k, m % mr] * B4[b, n / nr, k, n % nr]` on float
-buffers, and emits, as BLIS/GotoBLAS order their loops (with the ic/jc loops outermost,
+`C3[b, m, n] += A4[b, m / mr, k, m % mr] * B4[b, n / nr, k, n % nr]` on f32, f64,
+i32 or i64 buffers (or on bf16 or i16 pairs along k), and emits, as BLIS/GotoBLAS order their loops (with the ic/jc loops outermost,
 as BLIS parallelizes them):
 
     scf.parallel over the parts (b, a block of columns, a block of rows of C3),
@@ -24,7 +24,9 @@ thread count.
 The micro-kernel holds the mr x nr tile of C3 in mr * nr / lanes vector
 registers across its k loop (an `scf.for` carrying them): per k step it loads
 the nr / lanes vectors of B4's row, broadcasts each of A4's mr values and issues
-one `vector.fma` per accumulator; then it stores the tile back. A tile that
+one `vector.fma` per accumulator (integers: `arith.muli` and `arith.addi` on
+vectors; pairs: one `x86vector.avx512.dot` or `.dot.i16` per accumulator); then it
+stores the tile back. A tile that
 overhangs C3's edge (the last rows or columns when mr or nr does not divide
 them) goes through an mr x nr scratch tile on the stack (a `memref.alloca` first
 in the parallel body, so each thread gets its own): its valid part is copied in,
@@ -50,6 +52,7 @@ from xdsl.dialects.builtin import (
     Float32Type,
     Float64Type,
     FloatAttr,
+    IntegerAttr,
     IntegerType,
     MemRefType,
     ModuleOp,
@@ -58,7 +61,7 @@ from xdsl.dialects.builtin import (
     VectorType,
 )
 from xdsl.dialects.linalg.attrs import IteratorType
-from xdsl.dialects.linalg.ops import GenericOp, YieldOp
+from xdsl.dialects.linalg.ops import FillOp, GenericOp, YieldOp
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import AffineMap
 from xdsl.passes import ModulePass
@@ -76,12 +79,12 @@ from lowering.codegen.pack_fusion import (
     part_bytes,
 )
 from lowering.codegen.target import Target, get_target
-from lowering.codegen.x86vector import DotBF16Op
+from lowering.codegen.x86vector import DotBF16Op, DotI16Op
 
 
 @dataclass(frozen=True)
 class PackedContraction:
-    """The operands and extents of a float contraction on packed operands."""
+    """The operands and extents of a contraction on packed operands."""
 
     a4: SSAValue
     b4: SSAValue
@@ -93,9 +96,9 @@ class PackedContraction:
     mr: int
     nr: int
     element: Attribute
-    bf16_pairs: bool = False
-    """A4 and B4 hold bf16 pairs along k (`[.., k / 2, tile, 2]`): the kernel uses
-    `x86vector.avx512.dot`."""
+    pairs: Attribute | None = None
+    """A4 and B4 hold pairs along k (`[.., k / 2, tile, 2]`) of this type: bf16 for
+    `x86vector.avx512.dot` (f32 sums), i16 for `x86vector.avx512.dot.i16` (i32)."""
 
     @property
     def m1(self) -> int:
@@ -107,8 +110,9 @@ class PackedContraction:
 
 
 def match_packed_contraction(op: GenericOp) -> PackedContraction | None:
-    """The float contraction on packed operands `op` computes, or None: f32/f64
-    panels, or bf16-pair panels (with their unread k-range operand) accumulated in f32."""
+    """The contraction on packed operands `op` computes, or None: f32/f64/i32/i64
+    panels, or bf16-pair (i16-pair) panels, with their unread k-range operand,
+    accumulated in f32 (i32)."""
     if len(op.inputs) not in (2, 3) or len(op.outputs) != 1 or op.res:
         return None
     pairs = len(op.inputs) == 3
@@ -121,9 +125,13 @@ def match_packed_contraction(op: GenericOp) -> PackedContraction | None:
     if ta.get_num_dims() != rank or tb.get_num_dims() != rank or tc.get_num_dims() != 3:
         return None
     element = tc.get_element_type()
-    operand = BFloat16Type() if pairs else element
-    if not isinstance(element, Float32Type if pairs else Float32Type | Float64Type):
+    operand = _PAIRS.get(element) if pairs else element
+    if operand is None or element not in _ELEMENTS:
         return None
+    integer = isinstance(element, IntegerType)
+    cast_type, mul_type, add_type = (
+        (arith.ExtSIOp, arith.MuliOp, arith.AddiOp) if integer else (arith.ExtFOp, arith.MulfOp, arith.AddfOp)
+    )
     if ta.get_element_type() != operand or tb.get_element_type() != operand:
         return None
     mr, nr = ta.get_shape()[3], tb.get_shape()[3]
@@ -145,13 +153,13 @@ def match_packed_contraction(op: GenericOp) -> PackedContraction | None:
     x, y = block.args[0], block.args[1]
     acc = block.args[-1]
     if pairs:
-        if len(ops) != 5 or not all(isinstance(o, arith.ExtFOp) for o in ops[:2]):
+        if len(ops) != 5 or not all(isinstance(o, cast_type) for o in ops[:2]):
             return None
         if {ops[0].operands[0], ops[1].operands[0]} != {x, y} or x is y:
             return None
         x, y = ops[0].results[0], ops[1].results[0]
         ops = ops[2:]
-    if len(ops) != 3 or not isinstance(ops[0], arith.MulfOp) or not isinstance(ops[1], arith.AddfOp):
+    if len(ops) != 3 or not isinstance(ops[0], mul_type) or not isinstance(ops[1], add_type):
         return None
     mul, add, yield_op = ops
     if x is y or set(mul.operands) != {x, y} or set(add.operands) != {acc, mul.results[0]}:
@@ -162,7 +170,16 @@ def match_packed_contraction(op: GenericOp) -> PackedContraction | None:
     k = op.inputs[2].type.get_shape()[0] if pairs else ta.get_shape()[2]  # pyright: ignore[reportAttributeAccessIssue]
     if min(batch, m, n, k) <= 0 or ta.get_shape()[1] != -(-m // mr) or tb.get_shape()[1] != -(-n // nr):
         return None
-    return PackedContraction(op.inputs[0], op.inputs[1], op.outputs[0], batch, m, n, k, mr, nr, element, pairs)
+    return PackedContraction(
+        op.inputs[0], op.inputs[1], op.outputs[0], batch, m, n, k, mr, nr, element, operand if pairs else None
+    )
+
+
+_ELEMENTS = (Float32Type(), Float64Type(), IntegerType(32), IntegerType(64))
+"""The accumulator types the micro-kernel computes in."""
+
+_PAIRS: dict[Attribute, Attribute] = {Float32Type(): BFloat16Type(), IntegerType(32): IntegerType(16)}
+"""Pair-packed operand type by accumulator type: `vdpbf16ps`, `vpdpwssd`."""
 
 
 APanel = tuple[SSAValue, SSAValue, SSAValue]
@@ -174,21 +191,31 @@ TileIndex = Callable[[Emitter, int, int], list[SSAValue]]
 
 def _micro_kernel(
     e: Emitter, pc: PackedContraction, lanes: int, b: SSAValue, m1: SSAValue, n1: SSAValue,
-    k_lo: SSAValue | int, k_hi: SSAValue | int, tile: SSAValue, tile_index: TileIndex, first: bool = False,
+    k_lo: SSAValue | int, k_hi: SSAValue | int, tile: SSAValue, tile_index: TileIndex, first: First = False,
     a_panel: APanel | None = None,
 ) -> None:
     """tile += A4[b, m1, k_lo:k_hi] . B4[b, n1, k_lo:k_hi], accumulating in vector registers;
-    tile = ... instead when `first` (the tile's zeros are not loaded). `a_panel` is
-    where A's panel is read when not from A4[b, m1] (a part's own packed rows)."""
+    tile = ... instead when `first` (the tile's zeros are not loaded; an `i1` value: an
+    `scf.if` chooses at run time between zeros and the loaded tile). `a_panel` is where
+    A's panel is read when not from A4[b, m1] (a part's own packed rows)."""
     a4, a_b, a_m1 = a_panel if a_panel is not None else (pc.a4, b, m1)
     vt = VectorType(pc.element, [lanes])
     nv = pc.nr // lanes
     positions = [(r, v * lanes) for r in range(pc.mr) for v in range(nv)]
-    if first:
-        zero = e.value(vector.BroadcastOp(e.value(arith.ConstantOp(FloatAttr(0.0, pc.element))), vt))  # pyright: ignore[reportArgumentType]
-        acc0 = [zero] * len(positions)
+    integer = isinstance(pc.element, IntegerType)
+
+    def zeros(ez: Emitter) -> list[SSAValue]:
+        scalar = IntegerAttr(0, pc.element) if integer else FloatAttr(0.0, pc.element)  # pyright: ignore[reportArgumentType]
+        zero = ez.value(vector.BroadcastOp(ez.value(arith.ConstantOp(scalar)), vt))  # pyright: ignore[reportArgumentType]
+        return [zero] * len(positions)
+
+    def loads(el: Emitter) -> list[SSAValue]:
+        return [el.value(vector.LoadOp(tile, tile_index(el, r, j), vt)) for r, j in positions]
+
+    if isinstance(first, SSAValue):
+        acc0 = list(_if(e, first, zeros, loads, [vt] * len(positions)))
     else:
-        acc0 = [e.value(vector.LoadOp(tile, tile_index(e, r, j), vt)) for r, j in positions]
+        acc0 = zeros(e) if first else loads(e)
 
     def k_step(body: Emitter, k: SSAValue, acc: Sequence[SSAValue]) -> list[SSAValue]:
         row = [body.value(vector.LoadOp(pc.b4, [b, n1, k, body.index(v * lanes)], vt)) for v in range(nv)]
@@ -197,25 +224,31 @@ def _micro_kernel(
             a = body.value(memref.LoadOp.get(a4, [a_b, a_m1, k, body.index(r)]))
             broadcast = body.value(vector.BroadcastOp(a, vt))
             for v in range(nv):
-                out[r * nv + v] = body.value(vector.FMAOp(broadcast, row[v], out[r * nv + v]))
+                if integer:
+                    product = body.value(arith.MuliOp(broadcast, row[v]))
+                    out[r * nv + v] = body.value(arith.AddiOp(out[r * nv + v], product))
+                else:
+                    out[r * nv + v] = body.value(vector.FMAOp(broadcast, row[v], out[r * nv + v]))
         return out
 
     def pair_step(body: Emitter, kh: SSAValue, acc: Sequence[SSAValue]) -> list[SSAValue]:
-        """One pair of k: `vdpbf16ps` on B4's 2 x nr row and each row's broadcast pair."""
-        bf16_row = VectorType(BFloat16Type(), [2 * lanes])
+        """One pair of k: `vdpbf16ps` (`vpdpwssd`) on B4's 2 x nr row and each row's broadcast pair."""
+        assert pc.pairs is not None
+        pair_row = VectorType(pc.pairs, [2 * lanes])
+        dot = DotI16Op if integer else DotBF16Op
         zero = body.index(0)
-        row = [body.value(vector.LoadOp(pc.b4, [b, n1, kh, body.index(v * lanes), zero], bf16_row)) for v in range(nv)]
+        row = [body.value(vector.LoadOp(pc.b4, [b, n1, kh, body.index(v * lanes), zero], pair_row)) for v in range(nv)]
         out = list(acc)
         for r in range(pc.mr):
-            pair = body.value(vector.LoadOp(a4, [a_b, a_m1, kh, body.index(r), zero], VectorType(BFloat16Type(), [2])))
+            pair = body.value(vector.LoadOp(a4, [a_b, a_m1, kh, body.index(r), zero], VectorType(pc.pairs, [2])))
             word = body.value(vector.BitcastOp(pair, VectorType(IntegerType(32), [1])))
             words = body.value(vector.BroadcastOp(word, VectorType(IntegerType(32), [lanes])))
-            broadcast = body.value(vector.BitcastOp(words, bf16_row))
+            broadcast = body.value(vector.BitcastOp(words, pair_row))
             for v in range(nv):
-                out[r * nv + v] = body.value(DotBF16Op(out[r * nv + v], broadcast, row[v]))
+                out[r * nv + v] = body.value(dot(out[r * nv + v], broadcast, row[v]))
         return out
 
-    if pc.bf16_pairs:
+    if pc.pairs is not None:
         # k_lo is a multiple of the (even) k block; the last pair may hold a padding zero.
         pair_lo = e.divui(k_lo, 2)
         pair_hi = e.divui(e.addi(k_hi, 1), 2)
@@ -227,6 +260,24 @@ def _micro_kernel(
 
 
 Index = Callable[[Emitter, SSAValue, SSAValue], list[SSAValue]]
+
+First = bool | SSAValue
+"""Whether a k block is the first of a zero-started contraction: known when emitted, or
+an `i1` computed in the k-block loop."""
+
+
+def _if(
+    e: Emitter, condition: SSAValue, then: Callable[[Emitter], list[SSAValue]],
+    otherwise: Callable[[Emitter], list[SSAValue]], types: Sequence[Attribute] = (),
+) -> Sequence[SSAValue]:
+    """`scf.if condition` with the values `then` and `otherwise` emit and yield."""
+    regions = []
+    for branch in (then, otherwise):
+        block = Block()
+        results = branch(Emitter(block=block))
+        block.add_op(scf.YieldOp(*results))
+        regions.append(Region(block))
+    return e.add(scf.IfOp(condition, list(types), regions[0], regions[1])).results
 """The indices of element (row, column) of a tile in some buffer."""
 
 
@@ -246,7 +297,7 @@ def _copy_tile(e: Emitter, rows: SSAValue | int, cols: SSAValue | int, source: S
 
 
 def _tile(e: Emitter, pc: PackedContraction, lanes: int, scratch: SSAValue | None, b: SSAValue, m1: SSAValue,
-          n1: SSAValue, k_lo: SSAValue | int, k_hi: SSAValue | int, first: bool = False,
+          n1: SSAValue, k_lo: SSAValue | int, k_hi: SSAValue | int, first: First = False,
           a_panel: APanel | None = None) -> None:
     """The micro-kernel on C3's tile (m1, n1): in place when whole, through `scratch` at an edge
     (copied in unless `first`: then C3 holds no partial sums yet)."""
@@ -279,8 +330,14 @@ def _tile(e: Emitter, pc: PackedContraction, lanes: int, scratch: SSAValue | Non
     def scratch_at(em: Emitter, r: SSAValue, j: SSAValue) -> list[SSAValue]:
         return [r, j]
 
-    if not first:
-        _copy_tile(else_e, rows, cols, pc.c3, c3_at, scratch, scratch_at)
+    def copy_in(ec: Emitter) -> list[SSAValue]:
+        _copy_tile(ec, rows, cols, pc.c3, c3_at, scratch, scratch_at)
+        return []
+
+    if isinstance(first, SSAValue):
+        _if(else_e, first, lambda _: [], copy_in)
+    elif not first:
+        copy_in(else_e)
     _micro_kernel(else_e, pc, lanes, b, m1, n1, k_lo, k_hi, scratch, in_scratch, first, a_panel)
     _copy_tile(else_e, rows, cols, scratch, scratch_at, pc.c3, c3_at)
     if else_e is e:
@@ -313,19 +370,24 @@ _VIEWS = (memref.ReinterpretCastOp, memref.SubviewOp)
 
 
 def _is_zero_fill(op: Operation, buffer: SSAValue) -> bool:
-    """Whether `op` is a generic that fills all of `buffer` with a constant zero."""
-    if not isinstance(op, GenericOp) or len(op.inputs) != 1 or list(op.outputs) != [buffer]:
+    """Whether `op` fills all of `buffer` with a constant (+)zero: a `linalg.fill`, or
+    the generic `linalg-generalize-named-ops` makes of one."""
+    if not isinstance(op, GenericOp | FillOp) or len(op.inputs) != 1 or list(op.outputs) != [buffer]:
         return False
-    maps = [m.data for m in op.indexing_maps.data]
-    if maps[0].results or maps[1] != AffineMap.identity(maps[1].num_dims):
-        return False
-    body = list(op.body.block.ops)
-    if len(body) != 1 or not isinstance(body[0], YieldOp) or body[0].operands[0] is not op.body.block.args[0]:
-        return False
+    if isinstance(op, GenericOp):
+        maps = [m.data for m in op.indexing_maps.data]
+        if maps[0].results or maps[1] != AffineMap.identity(maps[1].num_dims):
+            return False
+        body = list(op.body.block.ops)
+        if len(body) != 1 or not isinstance(body[0], YieldOp) or body[0].operands[0] is not op.body.block.args[0]:
+            return False
     constant = op.inputs[0].owner
+    if not isinstance(constant, arith.ConstantOp):
+        return False
+    if isinstance(constant.value, IntegerAttr):
+        return constant.value.value.data == 0
     return (
-        isinstance(constant, arith.ConstantOp)
-        and isinstance(constant.value, FloatAttr)
+        isinstance(constant.value, FloatAttr)
         and constant.value.value.data == 0.0
         and not math.copysign(1.0, constant.value.value.data) < 0
     )
@@ -338,7 +400,7 @@ def _same_extent(x: SSAValue, y: SSAValue) -> bool:
     )
 
 
-def zero_fill_before(op: GenericOp, c3: SSAValue) -> GenericOp | None:
+def zero_fill_before(op: GenericOp, c3: SSAValue) -> GenericOp | FillOp | None:
     """The generic filling the buffer `c3` views with +0.0 that is the last op before
     `op` in its block to touch that buffer (views of it aside), or None. The
     contraction then starts its tiles from zero and the fill can go: one pass over
@@ -436,8 +498,11 @@ def emit_blocked_loops(e: Emitter, pc: PackedContraction, target: Target, zero_s
                        fused: FusablePack | None = None) -> scf.ParallelOp:
     """The loop nest around the micro-kernel (see the module docstring). With
     `zero_start` (C3 was just filled with zeros, and that fill dropped), the first
-    k block is peeled and starts its tiles from zero instead of loading them. With
-    `fused`, A's pack, each part packs its own rows of A first (`pack_fusion.py`)."""
+    k block starts its tiles from zero instead of loading them: chosen at run time
+    by an `scf.if` in front of each tile's k loop, not by peeling the first k block,
+    which would emit every micro-kernel twice (compile time: LLVM optimizes and
+    compiles each copy). With `fused`, A's pack, each part packs its own rows of A
+    first (`pack_fusion.py`)."""
     bits = pc.element.bitwidth  # pyright: ignore[reportAttributeAccessIssue]
     lanes = target.lanes(bits)
     blocks = blocking(pc, target)
@@ -465,7 +530,7 @@ def emit_blocked_loops(e: Emitter, pc: PackedContraction, target: Target, zero_s
         if fused is not None and local is not None:
             _pack_in_part(ep, pc, fused, local, b_index, ip, m_lo, blocks)
 
-        def k_block(ek: Emitter, k0: SSAValue | int, first: bool) -> None:
+        def k_block(ek: Emitter, k0: SSAValue | int, first: First) -> None:
             k_hi = upper(ek, k0, kc, pc.k)
 
             def over_n1(ej: Emitter, n1: SSAValue, _: Sequence[SSAValue]) -> list[SSAValue]:
@@ -482,13 +547,11 @@ def emit_blocked_loops(e: Emitter, pc: PackedContraction, target: Target, zero_s
             ek.loop(n_lo, n_hi, 1, over_n1)
 
         def over_pc(ek: Emitter, k0: SSAValue, _: Sequence[SSAValue]) -> list[SSAValue]:
-            k_block(ek, k0, False)
+            k_block(ek, k0, ek.value(arith.CmpiOp(k0, ek.index(0), "eq")) if zero_start else False)
             return []
 
-        if zero_start:
+        if zero_start and pc.k <= kc:
             k_block(ep, 0, True)
-            if pc.k > kc:
-                ep.loop(kc, pc.k, kc, over_pc)
         else:
             ep.loop(0, pc.k, kc, over_pc)
 
@@ -502,7 +565,7 @@ class LinalgVectorizeContractionsPass(ModulePass):
     name = "linalg-vectorize-contractions"
 
     target: str = ""
-    """The CPU (`host`, `avx512`, `avx2`, `sse`; empty: `$XLA_DIALECT_TARGET`, else the host) whose vector width and caches set the blocking."""
+    """The CPU (`host`, `avx512`, `avx512vnni`, `avx512bf16`, `avx2`, `sse`; empty: `$XLA_DIALECT_TARGET`, else the host) whose vector width and caches set the blocking."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         target = get_target(self.target)

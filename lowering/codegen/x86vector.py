@@ -6,14 +6,19 @@ as MLIR's X86Vector dialect has them.
   b[2i+1]`, the bf16 products taken exactly and summed in f32 (the instruction
   flushes subnormal inputs and results to zero). Lowered to LLVM's
   `llvm.x86.avx512bf16.dpbf16ps.512` by `convert-vector-to-llvm`.
+* `x86vector.avx512.dot.i16 %acc, %a, %b : vector<32xi16> -> vector<16xi32>`:
+  AVX512-VNNI's `vpdpwssd`: each i32 lane i of the result is `acc[i] + a[2i] * b[2i]
+  + a[2i+1] * b[2i+1]`, the i16 operands signed, the products exact and the sums
+  wrapping modulo 2^32 (as `arith.addi` wraps). Lowered to
+  `llvm.x86.avx512.vpdpwssd.512`.
 """
 
 from __future__ import annotations
 
 from typing import ClassVar
 
-from xdsl.dialects.builtin import BFloat16Type, Float32Type, VectorType
-from xdsl.ir import Dialect, Operation, SSAValue
+from xdsl.dialects.builtin import BFloat16Type, Float32Type, IntegerType, VectorType
+from xdsl.ir import Attribute, Dialect, Operation, SSAValue
 from xdsl.irdl import (
     IRDLOperation,
     VarConstraint,
@@ -27,11 +32,11 @@ from xdsl.traits import Pure
 from xdsl.utils.exceptions import VerifyException
 
 
-@irdl_op_definition
-class DotBF16Op(IRDLOperation):
-    """`acc + pairwise bf16 dot products`, 16 f32 lanes (see the module docstring)."""
+class _PairDot(IRDLOperation):
+    """`acc + pairwise dot products` of 16 lanes; subclasses name the types."""
 
-    name = "x86vector.avx512.dot"
+    ACC: ClassVar[Attribute]
+    PAIRS: ClassVar[Attribute]
 
     _ACC: ClassVar = VarConstraint("ACC", base(VectorType))
     _IN: ClassVar = VarConstraint("IN", base(VectorType))
@@ -49,14 +54,31 @@ class DotBF16Op(IRDLOperation):
         super().__init__(operands=[src, a, b], result_types=[SSAValue.get(src).type])
 
     def verify_(self) -> None:
-        f32x16 = VectorType(Float32Type(), [16])
-        bf16x32 = VectorType(BFloat16Type(), [32])
-        if self.src.type != f32x16 or self.dst.type != f32x16:
-            raise VerifyException(f"'{self.name}' accumulates in vector<16xf32>, not {self.src.type}")
-        if self.a.type != bf16x32 or self.b.type != bf16x32:
-            raise VerifyException(f"'{self.name}' multiplies vector<32xbf16> operands")
+        acc, pairs = VectorType(self.ACC, [16]), VectorType(self.PAIRS, [32])
+        if self.src.type != acc or self.dst.type != acc:
+            raise VerifyException(f"'{self.name}' accumulates in {acc}, not {self.src.type}")
+        if self.a.type != pairs or self.b.type != pairs:
+            raise VerifyException(f"'{self.name}' multiplies {pairs} operands")
 
 
-X86Vector = Dialect("x86vector", [DotBF16Op])
+@irdl_op_definition
+class DotBF16Op(_PairDot):
+    """`vdpbf16ps`: bf16 pairs summed into f32 lanes (see the module docstring)."""
 
-__all__ = ["DotBF16Op", "X86Vector"]
+    name = "x86vector.avx512.dot"
+    ACC: ClassVar[Attribute] = Float32Type()
+    PAIRS: ClassVar[Attribute] = BFloat16Type()
+
+
+@irdl_op_definition
+class DotI16Op(_PairDot):
+    """`vpdpwssd`: signed i16 pairs summed into i32 lanes (see the module docstring)."""
+
+    name = "x86vector.avx512.dot.i16"
+    ACC: ClassVar[Attribute] = IntegerType(32)
+    PAIRS: ClassVar[Attribute] = IntegerType(16)
+
+
+X86Vector = Dialect("x86vector", [DotBF16Op, DotI16Op])
+
+__all__ = ["DotBF16Op", "DotI16Op", "X86Vector"]

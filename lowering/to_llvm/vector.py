@@ -9,7 +9,8 @@
   broadcast of a vector to its own type is the value itself.
 * `vector.fma` → `llvm.fma.vNfT`; `vector.bitcast` → `llvm.bitcast`; a broadcast
   of a one-element vector is the same shuffle.
-* `x86vector.avx512.dot` → `llvm.x86.avx512bf16.dpbf16ps.512`.
+* `x86vector.avx512.dot` → `llvm.x86.avx512bf16.dpbf16ps.512`, `x86vector.avx512.dot.i16`
+  → `llvm.x86.avx512.vpdpwssd.512`.
 * `vector.reduction <add|mul|maximumf|minimumf|maxnumf|minnumf>` (and the integer
   kinds) → LLVM's `llvm.vector.reduce.*` intrinsics; an `add`/`mul` reduction is
   ordered (lane 0 first) unless the op carries `reassoc`, as in LLVM; without
@@ -25,7 +26,7 @@ from xdsl.dialects.builtin import DenseArrayBase, IntegerType, MemRefType, Vecto
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from lowering.codegen.x86vector import DotBF16Op
+from lowering.codegen.x86vector import DotBF16Op, DotI16Op
 from lowering.to_llvm.arith import intrinsic_call, llvm_fastmath
 from lowering.to_llvm.common import (
     ConversionPass,
@@ -116,11 +117,21 @@ DOT_BF16_INTRINSIC = "llvm.x86.avx512bf16.dpbf16ps.512"
 in LLVM here), which the llvmlite backend bitcasts at the call."""
 
 
-class DotBF16Lowering(RewritePattern):
-    @op_type_rewrite_pattern
-    def match_and_rewrite(self, op: DotBF16Op, rewriter: PatternRewriter, /) -> None:
-        args = llvm_operands([op.src, op.a, op.b], rewriter, op)
-        call = llvm.CallIntrinsicOp(DOT_BF16_INTRINSIC, args, [convert_type(op.dst.type)])
+DOT_I16_INTRINSIC = "llvm.x86.avx512.vpdpwssd.512"
+
+
+class PairDotLowering(RewritePattern):
+    """The pairwise dot products of `x86vector` → their AVX-512 intrinsic calls."""
+
+    def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
+        if isinstance(op, DotBF16Op):
+            name = DOT_BF16_INTRINSIC
+        elif isinstance(op, DotI16Op):
+            name = DOT_I16_INTRINSIC
+        else:
+            return
+        args = llvm_operands(list(op.operands), rewriter, op)
+        call = llvm.CallIntrinsicOp(name, args, [convert_type(op.results[0].type)])
         replace_with_llvm(op, [call], [call.results[0]], rewriter)
 
 
@@ -209,13 +220,13 @@ def vector_patterns() -> list[RewritePattern]:
         BroadcastLowering(),
         BitcastLowering(),
         FMALowering(),
-        DotBF16Lowering(),
+        PairDotLowering(),
         ReductionLowering(),
     ]
 
 
 class ConvertVectorToLLVMPass(ConversionPass):
-    """vector.load/store/broadcast/bitcast/fma/reduction/shuffle and x86vector.avx512.dot → llvm."""
+    """vector.load/store/broadcast/bitcast/fma/reduction/shuffle and x86vector.avx512.dot(.i16) → llvm."""
 
     name = "convert-vector-to-llvm"
 

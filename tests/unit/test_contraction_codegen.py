@@ -14,6 +14,7 @@ for 16 registers, LLVM told the CPU has no AVX-512) and run it here.
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 import ml_dtypes
@@ -28,6 +29,8 @@ DTYPES = {
     "bf16": ml_dtypes.bfloat16,
     "f16": np.float16,
     "i8": np.int8,
+    "ui8": np.uint8,
+    "i16": np.int16,
     "i32": np.int32,
 }
 
@@ -71,6 +74,8 @@ CASES = [
     Case("mm_t_both", "km,nk->mn", {"m": 31, "k": 65, "n": 66}),
     Case("mm_t_rhs_tiled", "mk,nk->mn", {"m": 40, "k": 48, "n": 80}),
     Case("batch_leading", "bmk,bkn->bmn", {"b": 3, "m": 20, "k": 30, "n": 40}),
+    Case("batch_t_rhs_tiled", "bmk,bnk->bmn", {"b": 2, "m": 30, "k": 48, "n": 72}, random=True),
+    Case("attention_scores_tiled", "qhd,khd->hqk", {"q": 33, "h": 3, "d": 24, "k": 80}, random=True),
     Case("batch_middle", "qhd,khd->hqk", {"q": 33, "h": 3, "d": 16, "k": 35}),
     Case("batch_last", "mkb,knb->bmn", {"m": 41, "k": 29, "n": 53, "b": 2}),
     Case("batch_innermost_result", "bmk,bkn->mnb", {"b": 3, "m": 40, "k": 30, "n": 50}),
@@ -83,7 +88,19 @@ CASES = [
     Case("random_bf16_to_f32", "mk,kn->mn", {"m": 70, "k": 301, "n": 90}, "bf16", "f32", random=True),
     Case("f16_to_f32", "mk,kn->mn", {"m": 21, "k": 40, "n": 50}, "f16", "f32"),
     Case("i8_to_i32", "mk,kn->mn", {"m": 29, "k": 40, "n": 37}, "i8", "i32"),
+    Case("i8_primes", "mk,kn->mn", {"m": 37, "k": 53, "n": 71}, "i8", "i32", random=True),
+    Case("i8_tiny", "mk,kn->mn", {"m": 1, "k": 1, "n": 1}, "i8", "i32", packed=False),
+    Case("i8_one_row", "mk,kn->mn", {"m": 1, "k": 64, "n": 300}, "i8", "i32", random=True, packed=False),
+    Case("i8_k5_t_rhs", "mk,nk->mn", {"m": 67, "k": 5, "n": 131}, "i8", "i32", random=True),
+    Case("i8_batch_middle", "qhd,khd->hqk", {"q": 33, "h": 3, "d": 16, "k": 35}, "i8", "i32", random=True),
+    Case("i8_batch_last", "mkb,knb->bmn", {"m": 41, "k": 29, "n": 53, "b": 2}, "i8", "i32", random=True),
+    Case("i8_two_k_dims", "mij,ijn->mn", {"m": 40, "i": 5, "j": 7, "n": 36}, "i8", "i32", random=True),
+    Case("i8_two_k_dims_even", "mij,ijn->mn", {"m": 43, "i": 3, "j": 10, "n": 70}, "i8", "i32", random=True),
+    Case("i8_long_k", "mk,kn->mn", {"m": 70, "k": 1031, "n": 90}, "i8", "i32", random=True),
+    Case("ui8_to_i32", "mk,kn->mn", {"m": 30, "k": 41, "n": 70}, "ui8", "i32", random=True),
+    Case("i16_to_i32", "mk,kn->mn", {"m": 29, "k": 43, "n": 67}, "i16", "i32", random=True),
     Case("i32", "bmk,bkn->bmn", {"b": 2, "m": 20, "k": 30, "n": 40}, "i32", "i32"),
+    Case("random_i32", "mk,kn->mn", {"m": 37, "k": 53, "n": 71}, "i32", "i32", random=True),
     Case("bf16", "mk,kn->mn", {"m": 20, "k": 32, "n": 64}, "bf16", "bf16"),
     Case("random_f32", "mk,kn->mn", {"m": 130, "k": 257, "n": 190}, random=True),
     Case("random_batched_t", "bkm,bnk->bmn", {"b": 2, "m": 66, "k": 129, "n": 67}, random=True),
@@ -127,7 +144,11 @@ def inputs(case: Case, seed: int) -> tuple[np.ndarray, np.ndarray]:
     arrays = []
     for letters in (lhs, rhs):
         shape = case.shape(letters)
-        if case.random:
+        if case.random and np.dtype(dtype).kind in "iu":
+            # The whole range: products and sums wrap modulo 2^32, as NumPy's int32 does.
+            info = np.iinfo(dtype)
+            arrays.append(rng.integers(info.min, info.max, shape, endpoint=True).astype(dtype))
+        elif case.random:
             arrays.append(rng.standard_normal(shape).astype(dtype))
         else:
             arrays.append(rng.integers(-3, 4, shape).astype(dtype))
@@ -148,7 +169,7 @@ def module() -> str:
 
 def _check(case: Case, result: np.ndarray, expected: np.ndarray) -> None:
     assert result.shape == expected.shape and result.dtype == expected.dtype
-    if case.random:
+    if case.random and result.dtype.kind == "f":
         lhs, _, _ = case.operands()
         k = int(np.prod([case.sizes[c] for c in lhs if c not in case.operands()[2]]))
         # fma in k order: each step rounds once; bound by k units of the result's magnitude.
@@ -182,30 +203,37 @@ def _lowered_functions(text: str, target: str = "") -> dict[str, str]:
     return {f.sym_name.data: str(f) for f in module.ops if isinstance(f, func.FuncOp)}
 
 
+VECTOR_MULI = re.compile(r"arith\.muli .* : vector<")
+"""The integer micro-kernel's products."""
+
+
 def test_pipeline_packs_the_cases_meant_for_it() -> None:
+    from lowering.codegen.target import get_target
+
+    vnni = get_target().has_avx512_vnni
     lowered = _lowered_functions(MODULE)
     for case in CASES:
         body = lowered[case.name]
-        vectorized = "vector.fma" in body or "x86vector.avx512.dot" in body
-        packed = vectorized or "arith.muli" in body and "floordiv" in body
-        if case.packed and case.lhs_type in ("f32", "f64", "bf16", "f16"):
+        vectorized = "vector.fma" in body or "x86vector.avx512.dot" in body or bool(VECTOR_MULI.search(body))
+        if case.packed:
             assert vectorized, f"{case.name}: expected the vectorized micro-kernel"
-        elif case.packed:
-            assert packed, f"{case.name}: expected packed operands"
         else:
             assert not vectorized, f"{case.name}: expected the simple path"
+        if case.packed and case.lhs_type in ("i8", "ui8", "i16") and case.name != "i8_two_k_dims":  # odd j
+            assert ("x86vector.avx512.dot.i16" in body) == vnni, f"{case.name}: vpdpwssd iff AVX512-VNNI"
 
 
 @pytest.mark.parametrize("target", ["avx2", "sse"])
 def test_other_targets(target: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """Tiles for 16 registers and 8 or 4 lanes, compiled for a CPU without AVX-512."""
-    names = ["mm_primes", "batch_middle", "random_f32", "f64"]
+    names = ["mm_primes", "batch_middle", "random_f32", "f64", "i8_primes", "i8_batch_last", "random_i32"]
     cases = [c for c in CASES if c.name in names]
     text = "\n".join(function(c) for c in cases)
     lowered = _lowered_functions(text, target)
     lanes = {"avx2": 8, "sse": 4}[target]
     assert f"vector<{lanes}xf32>" in lowered["mm_primes"]
     assert "vector<16xf32>" not in lowered["mm_primes"]
+    assert f": vector<{lanes}xi32>" in lowered["i8_primes"] and "x86vector" not in lowered["i8_primes"]
     monkeypatch.setenv("XLA_DIALECT_TARGET", target)
     for case in cases:
         a, b = inputs(case, 11)

@@ -70,3 +70,11 @@ func.func @bf16_pairs(%acc: vector<16xf32>, %pair: vector<2xbf16>, %row: vector<
   %r = x86vector.avx512.dot %acc, %a, %row : vector<32xbf16> -> vector<16xf32>
   func.return %r : vector<16xf32>
 }
+
+// AVX512-VNNI's i16 pair dot product (i8 x i8 -> i32 contractions pack i16 pairs).
+// CHECK-LABEL: func.func @i16_pairs
+func.func @i16_pairs(%acc: vector<16xi32>, %a: vector<32xi16>, %row: vector<32xi16>) -> vector<16xi32> {
+  // CHECK: llvm.call_intrinsic "llvm.x86.avx512.vpdpwssd.512"(%{{.*}}, %{{.*}}, %{{.*}}) : (vector<16xi32>, vector<32xi16>, vector<32xi16>) -> vector<16xi32>
+  %r = x86vector.avx512.dot.i16 %acc, %a, %row : vector<32xi16> -> vector<16xi32>
+  func.return %r : vector<16xi32>
+}

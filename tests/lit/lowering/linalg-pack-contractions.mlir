@@ -199,3 +199,27 @@ func.func @transposed_rhs(%a: memref<40x64xf32>, %b: memref<80x64xf32>, %c: memr
   }
   func.return
 }
+
+// -----
+
+// A batched right operand read as B[n, b, k] (attention's keys in Q K^T: n strided,
+// k contiguous) is copied transposed one batch element at a time, through strided
+// [n, k] views of each matrix into [k, n] views of a [b, k, n] scratch (element-wise
+// copies that linalg-tile-transposes runs 8 x 8 tile by tile), and packed from it.
+// CHECK-LABEL: func.func @transposed_rhs_batched
+// CHECK:         %[[T:.*]] = memref.alloc() {alignment = 64 : i64} : memref<3x64x80xf32>
+// CHECK:         scf.for %[[I:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:           %[[M:.*]] = memref.reinterpret_cast %b to offset: [%{{.*}}], sizes: [80, 64], strides: [192, 1] : memref<80x3x64xf32> to memref<80x64xf32, strided<[192, 1], offset: ?>>
+// CHECK:           %[[R:.*]] = memref.reinterpret_cast %[[T]] to offset: [%{{.*}}], sizes: [64, 80], strides: [80, 1] : memref<3x64x80xf32> to memref<64x80xf32, strided<[80, 1], offset: ?>>
+// CHECK-NEXT:      linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d1, d0)>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%[[M]] : {{.*}}) outs(%[[R]] : {{.*}})
+// CHECK:         memref.load %[[T]][%{{.*}}, %{{.*}}, %{{.*}}] : memref<3x64x80xf32>
+// CHECK:         memref.dealloc %[[T]] : memref<3x64x80xf32>
+func.func @transposed_rhs_batched(%a: memref<3x40x64xf32>, %b: memref<80x3x64xf32>, %c: memref<3x40x80xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d3)>, affine_map<(d0, d1, d2, d3) -> (d2, d0, d3)>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a, %b : memref<3x40x64xf32>, memref<80x3x64xf32>) outs(%c : memref<3x40x80xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  func.return
+}

@@ -30,19 +30,27 @@ func.func @transpose_add(%x: tensor<16x24xf32>, %y: tensor<24x16xf32>) -> tensor
 
 // Booleans (i1, no vector transposition): x's tile is read row by row into a
 // buffer, transposed; the `and` then reads the buffer, y and the output in order.
+// Each parallel row of tiles has its own buffer, all three in one allocation
+// before the loop (no allocation or free inside it).
 // CHECK-LABEL: func.func @transpose_and
+// CHECK:       %[[BUFS:.*]] = memref.alloc() : memref<3x8x8xi1>
+// CHECK-NOT:   memref.alloc
 // CHECK:       "scf.parallel"
 // CHECK-NEXT:  ^{{.*}}(%[[TI:.*]]: index):
-// CHECK-NEXT:    %[[BUF:.*]] = memref.alloc() : memref<8x8xi1>
+// CHECK-NEXT:    %[[EIGHT:.*]] = arith.constant 8 : index
+// CHECK-NEXT:    %[[AT:.*]] = arith.muli %[[TI]], %[[EIGHT]] : index
+// CHECK-NEXT:    %[[BUF:.*]] = memref.reinterpret_cast %[[BUFS]] to offset: [%[[AT]]], sizes: [8, 8], strides: [8, 1]
+// CHECK-NOT:     memref.alloc
 // CHECK:         scf.for %[[TJ:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
 // CHECK-NEXT:      %[[XT:.*]] = memref.subview %x[%[[TJ]], %[[TI]]] [8, 8] [1, 1] : memref<16x24xi1> to memref<8x8xi1, strided<[24, 1], offset: ?>>
-// CHECK-NEXT:      linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>], {{.*}} ins(%[[XT]] : {{.*}}) outs(%[[BUF]] : memref<8x8xi1>)
+// CHECK-NEXT:      linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d1, d0)>], {{.*}} ins(%[[XT]] : {{.*}}) outs(%[[BUF]] : memref<8x8xi1, strided<[8, 1], offset: ?>>)
 // CHECK:           %[[YT:.*]] = memref.subview %y[%[[TI]], %[[TJ]]] [8, 8] [1, 1]
 // CHECK-NEXT:      %[[OT:.*]] = memref.subview %{{.*}}[%[[TI]], %[[TJ]]] [8, 8] [1, 1]
 // CHECK-NEXT:      linalg.generic {indexing_maps = [affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>, affine_map<(d0, d1) -> (d0, d1)>], {{.*}} ins(%[[BUF]], %[[YT]] : {{.*}}) outs(%[[OT]] : {{.*}})
 // CHECK:             arith.andi
-// CHECK:         memref.dealloc %[[BUF]] : memref<8x8xi1>
+// CHECK-NOT:     memref.dealloc
 // CHECK:       }) {tiled = "transpose(8x8)"}
+// CHECK-NEXT:  memref.dealloc %[[BUFS]] : memref<3x8x8xi1>
 func.func @transpose_and(%x: tensor<16x24xi1>, %y: tensor<24x16xi1>) -> tensor<24x16xi1> {
   %t = xla.transpose %x, dims = [1, 0] : (tensor<16x24xi1>) -> tensor<24x16xi1>
   %r = xla.and %t, %y : tensor<24x16xi1>

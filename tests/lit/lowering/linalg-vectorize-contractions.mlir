@@ -97,16 +97,38 @@ func.func @all_edges(%a4: memref<1x2x8x4xf32>, %b4: memref<1x1x8x32xf32>, %c: me
 
 // -----
 
-// Integer contractions and other maps are left to the loops.
-// CHECK-LABEL: func.func @integers_kept
-// CHECK:         linalg.generic
-// CHECK-NOT:     vector.
-func.func @integers_kept(%a4: memref<1x2x8x4xi32>, %b4: memref<1x1x8x32xi32>, %c: memref<1x8x32xi32>) {
+// i32 contractions get the same micro-kernel, with a vector multiply and add in
+// place of the fma (AVX-512: 16 lanes, two vectors per tile row).
+// CHECK-LABEL: func.func @integers
+// CHECK:         scf.for
+// CHECK:           %[[ROW:.*]] = vector.load %{{.*}} : memref<1x1x8x32xi32>, vector<16xi32>
+// CHECK:           %[[A:.*]] = memref.load %{{.*}} : memref<1x2x8x4xi32>
+// CHECK-NEXT:      %[[BA:.*]] = vector.broadcast %[[A]] : i32 to vector<16xi32>
+// CHECK-NEXT:      %[[P:.*]] = arith.muli %[[BA]], %[[ROW]] : vector<16xi32>
+// CHECK-NEXT:      arith.addi %{{.*}}, %[[P]] : vector<16xi32>
+// CHECK-NOT:     linalg.generic
+func.func @integers(%a4: memref<1x2x8x4xi32>, %b4: memref<1x1x8x32xi32>, %c: memref<1x8x32xi32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, (d1 floordiv 4), d3, (d1 mod 4))>, affine_map<(d0, d1, d2, d3) -> (d0, (d2 floordiv 32), d3, (d2 mod 32))>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a4, %b4 : memref<1x2x8x4xi32>, memref<1x1x8x32xi32>) outs(%c : memref<1x8x32xi32>) {
   ^bb0(%x: i32, %y: i32, %acc: i32):
     %p = arith.muli %x, %y : i32
     %s = arith.addi %acc, %p : i32
     linalg.yield %s : i32
+  }
+  func.return
+}
+
+// -----
+
+// Other element types (i16 sums) are left to the loops.
+// CHECK-LABEL: func.func @i16_kept
+// CHECK:         linalg.generic
+// CHECK-NOT:     vector.
+func.func @i16_kept(%a4: memref<1x2x8x4xi16>, %b4: memref<1x1x8x32xi16>, %c: memref<1x8x32xi16>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, (d1 floordiv 4), d3, (d1 mod 4))>, affine_map<(d0, d1, d2, d3) -> (d0, (d2 floordiv 32), d3, (d2 mod 32))>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a4, %b4 : memref<1x2x8x4xi16>, memref<1x1x8x32xi16>) outs(%c : memref<1x8x32xi16>) {
+  ^bb0(%x: i16, %y: i16, %acc: i16):
+    %p = arith.muli %x, %y : i16
+    %s = arith.addi %acc, %p : i16
+    linalg.yield %s : i16
   }
   func.return
 }
@@ -188,17 +210,24 @@ func.func @balanced_k_blocks(%a4: memref<1x16x576x4xf32>, %b4: memref<1x1x576x64
 // -----
 
 // C filled with +0.0 just before the contraction (nothing touches it in between but
-// views): the fill goes, and the first k block, peeled, starts its tiles from zero
-// vectors rather than loading them; the later blocks load and store them as usual.
+// views): the fill goes, and the tiles of the first k block start from zero vectors
+// rather than being loaded: an scf.if on k0 == 0 in front of each tile's k loop
+// (one micro-kernel for every k block: not a peeled first block, a second copy).
 // CHECK-LABEL: func.func @zero_start
 // CHECK-NOT:     outs(%c : memref<64x64xf32>)
 // CHECK:         "scf.parallel"
-// CHECK-NOT:       vector.load %{{.*}}[{{.*}}] : memref<1x64x64xf32{{.*}}>
-// CHECK:           %[[Z:.*]] = vector.broadcast %{{.*}} : f32 to vector<16xf32>
-// CHECK:           = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[Z]], %{{.*}} = %[[Z]],
-// CHECK:           vector.store
-// CHECK:         scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} {
-// CHECK:           vector.load %{{.*}}[{{.*}}] : memref<1x64x64xf32, strided<[0, 64, 1]>>, vector<16xf32>
+// CHECK:           scf.for %[[K0:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:        %[[ZI:.*]] = arith.constant 0 : index
+// CHECK-NEXT:        %[[FIRST:.*]] = arith.cmpi eq, %[[K0]], %[[ZI]] : index
+// CHECK:             %[[ACC:.*]]:16 = scf.if %[[FIRST]] -> (vector<16xf32>,
+// CHECK-NEXT:          %[[ZF:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:          %[[Z:.*]] = vector.broadcast %[[ZF]] : f32 to vector<16xf32>
+// CHECK-NEXT:          scf.yield %[[Z]], %[[Z]],
+// CHECK-NEXT:        } else {
+// CHECK-NEXT:          vector.load %{{.*}}[{{.*}}] : memref<1x64x64xf32, strided<[0, 64, 1]>>, vector<16xf32>
+// CHECK:             = scf.for %{{.*}} = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%{{.*}} = %[[ACC]]#0, %{{.*}} = %[[ACC]]#1,
+// CHECK:             vector.store
+// CHECK-NOT:     vector.fma
 func.func @zero_start(%a4: memref<1x16x1024x4xf32>, %b4: memref<1x1x1024x64xf32>, %c: memref<64x64xf32>) {
   %zero = arith.constant 0.000000e+00 : f32
   linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%zero : f32) outs(%c : memref<64x64xf32>) {
