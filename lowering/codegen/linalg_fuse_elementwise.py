@@ -8,7 +8,8 @@ its consumer when that is free of recomputation:
   `linalg.index` and does not read its output block argument;
 * its result has exactly one use, an `ins` operand of the consumer; or it is
   cheap (`recomputable`: at most two `arith` adds, subtracts, multiplies,
-  min/max, compares or selects, at most two inputs) and every use can fuse it,
+  min/max, compares or selects, at most two inputs), has at most four uses and
+  every use can fuse it,
   and then each consumer gets its own copy (log-softmax's and layer norm's
   `x - m` feed a reduction and the result: recomputed in both rather than
   written and read back, as XLA's fusion duplicates cheap ops);
@@ -71,6 +72,10 @@ RECOMPUTE_MAX_OPS = 2
 """At most this many ops (besides the yield) in a recomputed producer's body, and
 at most this many inputs: each consumer reads the producer's inputs instead."""
 
+RECOMPUTE_MAX_USES = 4
+"""At most this many uses of a recomputed producer: each consumer's visit checks
+them all, which must stay linear in program size (and the copies few)."""
+
 
 def recomputable(producer: GenericOp) -> bool:
     """Whether `producer` is cheap enough to compute again in each of its consumers."""
@@ -100,8 +105,9 @@ def fusable_producer(consumer: GenericOp, operand_index: int) -> GenericOp | Non
     producer = value.owner
     if not isinstance(producer, GenericOp) or len(producer.results) != 1 or len(producer.outputs) != 1:
         return None
-    if value.uses.get_length() != 1 and not (
-        recomputable(producer) and all(_fusable_use(producer, u) for u in value.uses)
+    uses = value.uses.get_length()
+    if uses != 1 and not (
+        uses <= RECOMPUTE_MAX_USES and recomputable(producer) and all(_fusable_use(producer, u) for u in value.uses)
     ):
         return None
     if any(it.data != IteratorType.PARALLEL for it in producer.iterator_types.data):

@@ -106,3 +106,21 @@ func.func @cheap_kept(%x: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> (tensor<4x4xf
   %mm = xla.dot %m, %m : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
   func.return %d, %e, %mm : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>
 }
+
+// -----
+
+// Not recomputed past four uses (each consumer's visit checks every use: kept linear).
+// CHECK-LABEL: func.func @cheap_many_uses
+// CHECK:       %[[D:.*]] = linalg.generic
+// CHECK-NEXT:  ^bb0
+// CHECK-NEXT:    arith.subf
+// CHECK-COUNT-5: ins(%[[D]] : tensor<4xf32>)
+func.func @cheap_many_uses(%x: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %d = xla.subtract %x, %b : tensor<4xf32>
+  %e0 = xla.exponential %d : tensor<4xf32>
+  %e1 = xla.sine %d : tensor<4xf32>
+  %e2 = xla.cosine %d : tensor<4xf32>
+  %e3 = xla.tanh %d : tensor<4xf32>
+  %e4 = xla.log %d : tensor<4xf32>
+  func.return %e0, %e1, %e2, %e3, %e4 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
+}
