@@ -115,14 +115,17 @@ def _ancestor_in(op: Operation, block: Block) -> Operation | None:
     return op
 
 
-def _uses_all_after(op: Operation, later: Operation) -> bool:
-    """Whether every use of `op`'s results is in an op of `later`'s block after `later`."""
+def _uses_all_after(op: Operation, later: Operation, order: dict[Operation, int]) -> bool:
+    """Whether every use of `op`'s results is in an op of `later`'s block after `later`
+    (`order`: each op of that block's position, computed once per block: asking the
+    block to walk forward from `later` for every use is quadratic in its length)."""
     block = later.parent_block()
     assert block is not None
+    at = order[later]
     for r in op.results:
         for use in r.uses:
             user = _ancestor_in(use.operation, block)
-            if user is None or user is later or not later.is_before_in_block(user):
+            if user is None or user is later or order[user] <= at:
                 return False
     return True
 
@@ -137,7 +140,7 @@ def contraction_like(op: GenericOp) -> bool:
     return any(len(m.data.used_dims()) != n for m in op.indexing_maps.data[: len(op.inputs)])
 
 
-def _mergeable(first: GenericOp, second: GenericOp) -> bool:
+def _mergeable(first: GenericOp, second: GenericOp, order: dict[Operation, int]) -> bool:
     if first.parent_block() is not second.parent_block() or first is second:
         return False
     if contraction_like(first) or contraction_like(second):
@@ -146,7 +149,7 @@ def _mergeable(first: GenericOp, second: GenericOp) -> bool:
         return False
     if any(isinstance(o, IndexOp) for o in (*first.body.walk(), *second.body.walk())):
         return False
-    return _uses_all_after(first, second)
+    return _uses_all_after(first, second, order)
 
 
 def merge_siblings(first: GenericOp, second: GenericOp) -> GenericOp:
@@ -223,6 +226,7 @@ def fuse_siblings(block: Block) -> int:
     not depend on each other; one pass over the block. Returns how many merges."""
     # readers[(value, map)] = the latest generic of this block reading it
     readers: dict[tuple[SSAValue, AffineMap], GenericOp] = {}
+    order = {op: i for i, op in enumerate(block.ops)}
     merges = 0
     for op in list(block.ops):
         if not isinstance(op, GenericOp) or op.parent is None:
@@ -232,8 +236,11 @@ def fuse_siblings(block: Block) -> int:
             if not isinstance(v.type, TensorType):
                 continue
             sibling = readers.get((v, m.data))
-            if sibling is not None and sibling.parent is not None and _mergeable(sibling, current):
+            if sibling is not None and sibling.parent is not None and _mergeable(sibling, current, order):
+                # The merged generic takes `current`'s place, and its position.
+                at = order[current]
                 current = merge_siblings(sibling, current)
+                order[current] = at
                 merges += 1
                 break
         for v, m in zip(current.inputs, current.indexing_maps.data):
@@ -359,19 +366,24 @@ def find_row_groups(block: Block) -> list[RowGroup]:
             g = RowGroup(rows)
             groups.append(g)
         else:
-            g = joined[0]
-            for other in joined[1:]:
+            # The largest group absorbs the others (each op changes group O(log n) times).
+            g = max(joined, key=lambda j: len(j.members))
+            for other in joined:
+                if other is g:
+                    continue
                 for member in other.members:
                     group_of[member] = g
                 g.members.extend(other.members)
                 g.edges += other.edges
                 other.members = []
                 other.closed = True
-            g.members.sort(key=position)
             g.edges += 1
         g.members.append(op)
         group_of[op] = g
-    return [g for g in groups if g.members and g.edges > 0]
+    kept = [g for g in groups if g.members and g.edges > 0]
+    for g in kept:  # members in program order, sorted once
+        g.members.sort(key=position)
+    return kept
 
 
 def _group(group_of: dict[Operation, RowGroup], value: SSAValue) -> RowGroup | None:

@@ -6,7 +6,13 @@ its consumer when that is free of recomputation:
 
 * the producer is all-parallel, has one result, an identity output map, no
   `linalg.index` and does not read its output block argument;
-* its result has exactly one use, an `ins` operand of the consumer;
+* its result has exactly one use, an `ins` operand of the consumer; or it is
+  cheap (`recomputable`: at most two `arith` adds, subtracts, multiplies,
+  min/max, compares or selects, at most two inputs), has at most four uses and
+  every use can fuse it,
+  and then each consumer gets its own copy (log-softmax's and layer norm's
+  `x - m` feed a reduction and the result: recomputed in both rather than
+  written and read back, as XLA's fusion duplicates cheap ops);
 * the consumer reads it through a permutation of all its dimensions that covers
   the producer's rank (so each produced element is consumed exactly once).
 
@@ -31,11 +37,11 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import tensor
+from xdsl.dialects import arith, tensor
 from xdsl.dialects.builtin import AffineMapAttr, ArrayAttr, ModuleOp, StringAttr
 from xdsl.dialects.linalg.attrs import IteratorType
 from xdsl.dialects.linalg.ops import FillOp, GenericOp, IndexOp, YieldOp
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Block, Operation, Region, SSAValue, Use
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 
@@ -55,13 +61,54 @@ def has_loop_ranges(op: GenericOp) -> bool:
     return len(seen) == len(op.iterator_types.data)
 
 
+CHEAP_OPS = (
+    arith.AddfOp, arith.SubfOp, arith.MulfOp, arith.NegfOp, arith.MaximumfOp, arith.MinimumfOp,
+    arith.AddiOp, arith.SubiOp, arith.MuliOp, arith.SelectOp, arith.CmpfOp, arith.CmpiOp,
+)  # fmt: skip
+"""Ops a producer may consist of to be recomputed in each consumer (as XLA's fusion
+duplicates cheap element-wise ops rather than materialize them)."""
+
+RECOMPUTE_MAX_OPS = 2
+"""At most this many ops (besides the yield) in a recomputed producer's body, and
+at most this many inputs: each consumer reads the producer's inputs instead."""
+
+RECOMPUTE_MAX_USES = 4
+"""At most this many uses of a recomputed producer: each consumer's visit checks
+them all, which must stay linear in program size (and the copies few)."""
+
+
+def recomputable(producer: GenericOp) -> bool:
+    """Whether `producer` is cheap enough to compute again in each of its consumers."""
+    ops = list(producer.body.block.ops)[:-1]
+    return (
+        len(ops) <= RECOMPUTE_MAX_OPS
+        and len(producer.inputs) <= RECOMPUTE_MAX_OPS
+        and all(isinstance(o, CHEAP_OPS) for o in ops)
+    )
+
+
+def _fusable_use(producer: GenericOp, use: Use) -> bool:
+    consumer = use.operation
+    if not isinstance(consumer, GenericOp) or use.index >= len(consumer.inputs):
+        return False
+    if consumer.parent_block() is not producer.parent_block():
+        return False
+    m = consumer.indexing_maps.data[use.index].data
+    return _is_permutation(m) and len(m.results) == producer.indexing_maps.data[-1].data.num_dims
+
+
 def fusable_producer(consumer: GenericOp, operand_index: int) -> GenericOp | None:
-    """The producer of input `operand_index` of `consumer` if it can be fused."""
+    """The producer of input `operand_index` of `consumer` if it can be fused: its
+    only use, or one of several when it is `recomputable` and every use is a
+    consumer it can fuse into (so it is not materialized as well)."""
     value = consumer.inputs[operand_index]
     producer = value.owner
     if not isinstance(producer, GenericOp) or len(producer.results) != 1 or len(producer.outputs) != 1:
         return None
-    if value.uses.get_length() != 1:
+    uses = value.uses.get_length()
+    if uses != 1 and not (
+        uses <= RECOMPUTE_MAX_USES and recomputable(producer) and all(_fusable_use(producer, u) for u in value.uses)
+    ):
         return None
     if any(it.data != IteratorType.PARALLEL for it in producer.iterator_types.data):
         return None
@@ -274,6 +321,14 @@ def _fuse_one(consumer: GenericOp) -> GenericOp | None:
             _, maps = fused_operands(consumer, i, producer)
             if not _loop_ranges_of(maps, len(consumer.iterator_types.data)):
                 continue
+            if producer.results[0].uses.get_length() > 1:
+                # Recomputed: a copy fuses into this consumer, the others keep the original.
+                copy = producer.clone()
+                block = producer.parent_block()
+                assert block is not None
+                block.insert_op_before(copy, producer)
+                consumer.operands[i] = copy.results[0]
+                producer = copy
             fused = fuse(consumer, i, producer)
         block = consumer.parent_block()
         assert block is not None

@@ -33,11 +33,10 @@ combined by one op of a known kind:
   balanced tree (0 with 1, 2 with 3, ...), then LLVM's horizontal reduction,
   then the output's initial value, then the scalar remainder in order.
 
-A float `maximumf`/`minimumf` of one output takes a fast path first: `select(x >
-acc, x, acc)` (one `vmaxps`, where `llvm.maximum` costs six instructions per
-vector) beside a probe `fma(x, 0, probe)` that turns NaN iff some element is NaN
-or infinite; when the probe is NaN or the result is a zero (whose sign the fast
-path does not track), the exact loop runs again over the range, now in cache.
+A float `maximumf`/`minimumf` of one output runs in one pass without
+`llvm.maximum` (six instructions per vector): `select(x > acc, x, acc)` (one
+`vmaxps`) beside the last NaN seen and the AND (max) or OR (min) of the
+elements' bits, which give the sign of a zero result (`fast_extremum`).
 
 **Selection form** (`v` reduced by a variadic body that picks an element:
 argmax's value and index pair, chosen by compares and selects): every output
@@ -211,13 +210,13 @@ class BodyCloner:
         return [mapping.get(x, x) for x in yield_op.operands]
 
 
-def reduction(value: SSAValue, kind: CombiningKindFlag, combiner: Operation) -> vector.ReductionOp:
+def reduction(value: SSAValue, kind: CombiningKindFlag, combiner: Operation | None = None) -> vector.ReductionOp:
     """`vector.reduction <kind>` of `value` to its element type, with the combiner's
     fast-math flags (xDSL's builder would give it the vector's type)."""
     t = value.type
     assert isinstance(t, VectorType)
     properties: dict[str, Attribute] = {"kind": CombiningKindAttr(kind)}
-    fastmath = getattr(combiner, "fastmath", None)
+    fastmath = getattr(combiner, "fastmath", None) if combiner is not None else None
     if isinstance(fastmath, arith.FastMathFlagsAttr) and fastmath.data:
         properties["fastmath"] = fastmath
     return vector.ReductionOp.create(operands=[value], result_types=[t.element_type], properties=properties)
@@ -376,25 +375,22 @@ class Vectorizer:
         n_out = len(accs)
         step = p.lanes * p.accumulators
         main = p.sizes[self.v] - p.sizes[self.v] % step
-        identities = []
-        for c, a in zip(kinds, accs):
-            scalar = _constant(em, c.identity(a.type), a.type)
-            identities.append(em.value(vector.BroadcastOp(scalar, _vector_of(a.type, p.lanes))))
-
-        vector_step = self._vector_step(dims, p.lanes, p.accumulators, n_out)
-
-        def exact(e: Emitter) -> list[SSAValue]:
-            """The vector loop, the tree and the reduction across lanes of each output."""
-            partial = list(e.loop(0, main, step, vector_step, identities * p.accumulators))
+        fast = _fast_extremum(combiners[0]) if n_out == 1 and main else None
+        if fast:
+            reduced = [self.fast_extremum(em, dims, main, step, fast)]
+        else:  # the vector loop, the accumulators' tree, the reduction across lanes
+            identities: list[SSAValue] = []
+            for c, a in zip(kinds, accs):
+                scalar = _constant(em, c.identity(a.type), a.type)
+                identities.append(em.value(vector.BroadcastOp(scalar, _vector_of(a.type, p.lanes))))
+            vector_step = self._vector_step(dims, p.lanes, p.accumulators, n_out)
+            partial = list(em.loop(0, main, step, vector_step, identities * p.accumulators))
             groups = [partial[u * n_out : (u + 1) * n_out] for u in range(p.accumulators)]
             merged = _tree(
                 groups,
-                lambda a, b: [_clone_combiner(e, combiners[j], acc_first[j], a[j], b[j]) for j in range(n_out)],
+                lambda a, b: [_clone_combiner(em, combiners[j], acc_first[j], a[j], b[j]) for j in range(n_out)],
             )
-            return [e.value(reduction(merged[j], kinds[j].kind, combiners[j])) for j in range(n_out)]
-
-        fast = _fast_extremum(combiners[0]) if n_out == 1 and main else None
-        reduced = self.fast_extremum(em, dims, main, step, fast, exact) if fast else exact(em)
+            reduced = [em.value(reduction(merged[j], kinds[j].kind, combiners[j])) for j in range(n_out)]
         results: list[SSAValue] = []
         out_dims = self._at(dims, 0)
         for j in range(n_out):
@@ -409,20 +405,17 @@ class Vectorizer:
         for j, r in enumerate(results):
             self.store(em, r, self.n_in + j, out_dims)
 
-    def fast_extremum(
-        self,
-        em: Emitter,
-        dims: dict[int, Index],
-        main: int,
-        step: int,
-        predicate: str,
-        exact: Callable[[Emitter], list[SSAValue]],
-    ) -> list[SSAValue]:
-        """max/min of one output by `select(x > acc, x, acc)` (one `vmaxps`; NaN and
-        the sign of zero are not its business), beside a probe `fma(x, 0, probe)`,
-        which is NaN iff some `x` is NaN or infinite. The result stands when the probe
-        is a number and the result is not a zero; otherwise (NaN, infinities, a
-        maximum of zeros) the exact loop runs again on the row, which is in cache."""
+    def fast_extremum(self, em: Emitter, dims: dict[int, Index], main: int, step: int, predicate: str) -> SSAValue:
+        """max/min of one output in one pass without `llvm.maximum` (six instructions
+        per vector on AVX-512, and as many per step of the reduction across lanes):
+        per accumulator, `select(x > acc, x, acc)` (one `vmaxps`), the last NaN seen
+        `select(x uno x, x, nan)` and the AND (max) or OR (min) of the elements' bits;
+        the accumulators and then the lanes (halves by `vector.shuffle`) are combined
+        the same way. The result is then made exact once: a zero takes the sign the
+        bits give (a max of zeros is -0.0 only when every element had its sign bit
+        set; a min is -0.0 when one had), and a NaN seen replaces it. No second pass
+        over the row: a branch to an exact loop made LLVM keep the fast loop's
+        vectors alive for it (64 spilled vectors per 1024-element row)."""
         p = self.p
         block = self.op.body.block
         acc_arg = block.args[self.n_in]
@@ -430,10 +423,26 @@ class Vectorizer:
         value = combiner.operands[1] if combiner.operands[0] is acc_arg else combiner.operands[0]
         from_acc = dependents(block, [acc_arg])
         t = acc_arg.type
+        assert isinstance(t, AnyFloat)
+        width = t.bitwidth
         vt = _vector_of(t, p.lanes)
-        identity = COMBINERS[type(combiner)].identity(t)
-        start = em.value(vector.BroadcastOp(_constant(em, identity, t), vt))
-        zeros = em.value(vector.BroadcastOp(_constant(em, 0.0, t), vt))
+        it = IntegerType(width)
+        vit = _vector_of(it, p.lanes)
+        is_max = predicate == "ogt"
+        merge_bits = arith.AndIOp if is_max else arith.OrIOp
+        start = em.value(vector.BroadcastOp(_constant(em, COMBINERS[type(combiner)].identity(t), t), vt))
+        no_nan = em.value(vector.BroadcastOp(_constant(em, 0.0, t), vt))
+        bits0 = em.value(vector.BroadcastOp(_constant(em, -1 if is_max else 0, it), vit))
+
+        def pick(e: Emitter, acc: SSAValue, x: SSAValue) -> SSAValue:
+            v = acc.type
+            assert isinstance(v, VectorType)
+            return e.value(arith.SelectOp(e.value(_vector_cmpf(x, acc, predicate, v)), x, acc))
+
+        def pick_nan(e: Emitter, nan: SSAValue, x: SSAValue) -> SSAValue:
+            v = nan.type
+            assert isinstance(v, VectorType)
+            return e.value(arith.SelectOp(e.value(_vector_cmpf(x, x, "uno", v)), x, nan))
 
         def fast_step(inner: Emitter, iv: SSAValue, carried: Sequence[SSAValue]) -> Sequence[SSAValue]:
             out: list[SSAValue] = []
@@ -444,36 +453,37 @@ class Vectorizer:
                     inner, bindings, at, p.lanes, only=lambda o: not any(r in from_acc for r in o.results)
                 )
                 x = mapping[value]
-                acc, probe = carried[2 * u], carried[2 * u + 1]
-                better = inner.value(_vector_cmpf(x, acc, predicate, vt))
-                out += [
-                    inner.value(arith.SelectOp(better, x, acc)),
-                    inner.value(vector.FMAOp(x, zeros, probe)),
-                ]
+                acc, nan, bits = carried[3 * u : 3 * u + 3]
+                x_bits = inner.value(vector.BitcastOp(x, vit))
+                out += [pick(inner, acc, x), pick_nan(inner, nan, x), inner.value(merge_bits(bits, x_bits))]
             return out
 
-        carried = list(em.loop(0, main, step, fast_step, [start, zeros] * p.accumulators))
-        accs = carried[0::2]
-        probes = carried[1::2]
-
-        def pick(a: SSAValue, b: SSAValue) -> SSAValue:
-            better = em.value(_vector_cmpf(b, a, predicate, vt))
-            return em.value(arith.SelectOp(better, b, a))
-
-        best = _tree([[a] for a in accs], lambda a, b: [pick(a[0], b[0])])[0]
-        total = _tree([[q] for q in probes], lambda a, b: [em.value(arith.AddfOp(a[0], b[0]))])[0]
-        kind = CombiningKindFlag.MAXIMUMF if predicate == "ogt" else CombiningKindFlag.MINIMUMF
-        result = em.value(reduction(best, kind, combiner))
-        probe = em.value(reduction(total, CombiningKindFlag.ADD, combiner))
-        unusual = em.value(arith.CmpfOp(probe, probe, "uno"))
-        zero = em.value(arith.CmpfOp(result, _constant(em, 0.0, t), "oeq"))
-        redo = em.value(arith.OrIOp(unusual, zero))
-        again = Emitter(block=Block())
-        again.add(scf.YieldOp(*exact(again)))
-        keep = Emitter(block=Block())
-        keep.add(scf.YieldOp(result))
-        branch = em.add(scf.IfOp(redo, [t], Region(again.block), Region(keep.block)))
-        return list(branch.results)
+        carried = list(em.loop(0, main, step, fast_step, [start, no_nan, bits0] * p.accumulators))
+        groups = [carried[3 * u : 3 * u + 3] for u in range(p.accumulators)]
+        acc, nan, bits = _tree(
+            groups, lambda a, b: [pick(em, a[0], b[0]), pick_nan(em, a[1], b[1]), em.value(merge_bits(a[2], b[2]))]
+        )
+        lanes = p.lanes
+        while lanes > 1:  # halve the lanes: [0, w/2) against [w/2, w)
+            half = lanes // 2
+            lo_mask = DenseArrayBase.from_list(i64, list(range(half)))
+            hi_mask = DenseArrayBase.from_list(i64, list(range(half, lanes)))
+            halves = [
+                [em.value(vector.ShuffleOp(v, v, mask, result_type=_vector_of(t, half))) for mask in (lo_mask, hi_mask)]
+                for v in (acc, nan)
+            ]
+            acc, nan = pick(em, *halves[0]), pick_nan(em, *halves[1])
+            lanes = half
+        kind = CombiningKindFlag.MAXIMUMF if is_max else CombiningKindFlag.MINIMUMF
+        result = em.value(reduction(acc, kind, combiner))  # one lane: its element
+        nan_seen = em.value(reduction(nan, kind, combiner))
+        all_bits = em.value(reduction(bits, CombiningKindFlag.AND if is_max else CombiningKindFlag.OR))
+        sign = _constant(em, -(1 << (width - 1)), it)
+        signed_zero = em.value(arith.BitcastOp(em.value(arith.AndIOp(all_bits, sign)), t))
+        is_zero = em.value(arith.CmpfOp(result, _constant(em, 0.0, t), "oeq"))
+        exact = em.value(arith.SelectOp(is_zero, signed_zero, result))
+        has_nan = em.value(arith.CmpfOp(nan_seen, nan_seen, "uno"))
+        return em.value(arith.SelectOp(has_nan, nan_seen, exact))
 
     def select_body(self, em: Emitter, dims: dict[int, Index]) -> None:
         """Argmax-like: the accumulators start as the first `accumulators` vectors'

@@ -55,6 +55,8 @@ FUNCTIONS = {
     "sum_rows": (_reduce_fn("sum_rows", "add", 1, "f32", "-0.0"), "row"),
     "sum_rows_f64": (_reduce_fn("sum_rows_f64", "add", 1, "f64", "0.0"), "row"),
     "sum_rows_i32": (_reduce_fn("sum_rows_i32", "add", 1, "i32", "7"), "row"),
+    "max_rows_f64": (_reduce_fn("max_rows_f64", "maximum", 1, "f64", "0xFFF0000000000000"), "row"),
+    "min_rows_f64": (_reduce_fn("min_rows_f64", "minimum", 1, "f64", "0x7FF0000000000000"), "row"),
     "max_rows_i8": (_reduce_fn("max_rows_i8", "maximum", 1, "i8", "-128"), "row"),
     "sum_columns": (_reduce_fn("sum_columns", "add", 0, "f32", "0.0"), "column"),
     "sum_columns_wide": (_reduce_fn("sum_columns_wide", "add", 0, "f32", "0.0", (3, 275)), "column"),
@@ -109,7 +111,7 @@ def test_max_min_rows_nan_from_any_lane_and_signed_zeros(fns) -> None:
     assert mx[4] == 0 and not np.signbit(mx[4]) and np.signbit(mn[4])
     np.testing.assert_array_equal(mx[5], x[5].max())  # the fast path's result stands
     np.testing.assert_array_equal(mn[5], x[5].min())
-    # infinities send the fast path to the exact loop; it must give the same answers
+    # infinities are numbers to the one-pass max/min
     y = RNG.standard_normal((R, C)).astype(np.float32)
     y[0, 9] = np.inf
     y[1, 9] = -np.inf
@@ -120,6 +122,37 @@ def test_max_min_rows_nan_from_any_lane_and_signed_zeros(fns) -> None:
     for got, want in ((fns["max_rows"](y), np.max(y, axis=1)), (fns["min_rows"](y), np.min(y, axis=1))):
         np.testing.assert_array_equal(got, want)
     assert not np.signbit(fns["max_rows"](y)[4]) and np.signbit(fns["min_rows"](y)[4])
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_max_min_rows_sign_of_zero_nan_and_infinities_in_one_pass(fns, dtype) -> None:
+    """The one-pass max/min: the sign of a zero result from the bits of every element
+    (in whichever lane and accumulator they sit), a NaN anywhere, infinities as numbers."""
+    suffix = "_f64" if dtype == np.float64 else ""
+    x = np.full((R, C), -1.0, dtype)
+    x[0, [7, 70]] = -0.0  # max: only -0.0 and negatives -> -0.0
+    x[1, [7, 70]] = [-0.0, 0.0]  # +0.0 in another accumulator -> +0.0
+    x[2, [1, 99]] = [0.0, -0.0]  # +0.0 in the first lane, -0.0 in the remainder -> +0.0
+    x[3, 33] = np.nan
+    x[3, 34] = np.inf
+    x[4] = -np.inf
+    x[5, 50] = np.inf
+    mx = fns["max_rows" + suffix](x)
+    assert mx[0] == 0 and np.signbit(mx[0])
+    assert mx[1] == 0 and not np.signbit(mx[1])
+    assert mx[2] == 0 and not np.signbit(mx[2])
+    assert np.isnan(mx[3])
+    assert mx[4] == -np.inf and mx[5] == np.inf
+    y = -x
+    mn = fns["min_rows" + suffix](y)
+    assert mn[0] == 0 and not np.signbit(mn[0])  # min of +0.0 and positives -> +0.0
+    assert mn[1] == 0 and np.signbit(mn[1])  # -0.0 among them -> -0.0
+    assert mn[2] == 0 and np.signbit(mn[2])
+    assert np.isnan(mn[3])
+    assert mn[4] == np.inf and mn[5] == -np.inf
+    z = RNG.standard_normal((R, C)).astype(dtype)
+    np.testing.assert_array_equal(fns["max_rows" + suffix](z), z.max(axis=1))
+    np.testing.assert_array_equal(fns["min_rows" + suffix](z), z.min(axis=1))
 
 
 def test_sums_over_rows(fns, ordered) -> None:

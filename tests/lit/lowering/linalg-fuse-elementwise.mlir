@@ -1,4 +1,4 @@
-// RUN: xla-opt %s -p convert-xla-to-linalg,linalg-fuse-elementwise | FileCheck %s
+// RUN: xla-opt %s --split-input-file -p convert-xla-to-linalg,linalg-fuse-elementwise | FileCheck %s
 
 // A transpose, three element-wise ops and the reduction they feed become one
 // generic; the splat zero is read as a scalar.
@@ -24,8 +24,8 @@ func.func @chain(%a: tensor<4x3xf32>, %b: tensor<3x4xf32>, %c: tensor<4x3xf32>) 
   func.return %s : tensor<4xf32>
 }
 
-// A value used twice is not fused (it would be computed twice); a broadcast
-// read (map dropping a dimension) is not fused either.
+// A value used twice is not fused when it is not cheap (an exp would be computed
+// twice); a broadcast read (map dropping a dimension) is not fused either.
 // CHECK-LABEL: func.func @not_fused
 // CHECK:       %[[E:.*]] = linalg.generic
 // CHECK:         math.exp
@@ -60,4 +60,67 @@ func.func @fill_keeps_loop_ranges(%x: tensor<7xf32>) -> tensor<2xf32> {
     linalg.yield %t : f32
   } -> tensor<2xf32>
   func.return %r : tensor<2xf32>
+}
+
+// -----
+
+// A cheap producer (one subtract, two inputs) whose every use is an element-wise
+// read it can fuse into is recomputed in each consumer, as log-softmax's `x - max`
+// feeds both the sum of exponentials and the result: no generic computes it alone.
+// CHECK-LABEL: func.func @cheap_recomputed
+// CHECK-NOT:   ["parallel", "parallel"]} ins(%x, %b : tensor<4x8xf32>, tensor<4x8xf32>) outs
+// CHECK:       linalg.generic {{.*}}iterator_types = ["parallel", "reduction"]} ins(%x, %b : tensor<4x8xf32>, tensor<4x8xf32>)
+// CHECK:         arith.subf
+// CHECK-NEXT:    math.exp
+// CHECK:       linalg.generic {{.*}} ins(%x, %b, %{{.*}} : tensor<4x8xf32>, tensor<4x8xf32>, tensor<4xf32>)
+// CHECK:         arith.subf
+// CHECK-NEXT:    arith.subf
+// CHECK-NOT:   linalg.generic
+func.func @cheap_recomputed(%x: tensor<4x8xf32>, %b: tensor<4x8xf32>) -> tensor<4x8xf32> {
+  %zero = xla.constant dense<0.0> : tensor<f32>
+  %d = xla.subtract %x, %b : tensor<4x8xf32>
+  %e = xla.exponential %d : tensor<4x8xf32>
+  %s = xla.reduce(%e init: %zero) applies xla.add across dimensions = [1] : (tensor<4x8xf32>, tensor<f32>) -> tensor<4xf32>
+  %sb = xla.broadcast_in_dim %s, dims = [0] : (tensor<4xf32>) -> tensor<4x8xf32>
+  %y = xla.subtract %d, %sb : tensor<4x8xf32>
+  func.return %y : tensor<4x8xf32>
+}
+
+// -----
+
+// Not recomputed: a cheap producer that is also returned (it is materialized
+// anyway), and one read by a contraction (not a permutation of its loops).
+// CHECK-LABEL: func.func @cheap_kept
+// CHECK:       %[[D:.*]] = linalg.generic
+// CHECK-NEXT:  ^bb0
+// CHECK-NEXT:    arith.subf
+// CHECK:       linalg.generic {{.*}} ins(%[[D]] : tensor<4x4xf32>)
+// CHECK:       %[[M:.*]] = linalg.generic
+// CHECK-NEXT:  ^bb0
+// CHECK-NEXT:    arith.mulf
+// CHECK:       linalg.matmul ins(%[[M]], %[[M]] : tensor<4x4xf32>, tensor<4x4xf32>)
+func.func @cheap_kept(%x: tensor<4x4xf32>, %b: tensor<4x4xf32>) -> (tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>) {
+  %d = xla.subtract %x, %b : tensor<4x4xf32>
+  %e = xla.exponential %d : tensor<4x4xf32>
+  %m = xla.multiply %x, %b : tensor<4x4xf32>
+  %mm = xla.dot %m, %m : (tensor<4x4xf32>, tensor<4x4xf32>) -> tensor<4x4xf32>
+  func.return %d, %e, %mm : tensor<4x4xf32>, tensor<4x4xf32>, tensor<4x4xf32>
+}
+
+// -----
+
+// Not recomputed past four uses (each consumer's visit checks every use: kept linear).
+// CHECK-LABEL: func.func @cheap_many_uses
+// CHECK:       %[[D:.*]] = linalg.generic
+// CHECK-NEXT:  ^bb0
+// CHECK-NEXT:    arith.subf
+// CHECK-COUNT-5: ins(%[[D]] : tensor<4xf32>)
+func.func @cheap_many_uses(%x: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>) {
+  %d = xla.subtract %x, %b : tensor<4xf32>
+  %e0 = xla.exponential %d : tensor<4xf32>
+  %e1 = xla.sine %d : tensor<4xf32>
+  %e2 = xla.cosine %d : tensor<4xf32>
+  %e3 = xla.tanh %d : tensor<4xf32>
+  %e4 = xla.log %d : tensor<4xf32>
+  func.return %e0, %e1, %e2, %e3, %e4 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }

@@ -1,40 +1,44 @@
 // RUN: xla-opt %s --split-input-file -p "convert-xla-to-linalg,linalg-fold-broadcasts,linalg-fuse-elementwise,bufferize,linalg-generalize-named-ops,linalg-interchange,linalg-reassociate-reductions,linalg-vectorize-reductions{vector_bits=128 column_vectors=4}" | FileCheck %s
 // RUN: xla-opt %s --split-input-file -p "convert-xla-to-linalg,linalg-fold-broadcasts,linalg-fuse-elementwise,bufferize,linalg-generalize-named-ops,linalg-interchange,linalg-reassociate-reductions{reassociate=false},linalg-vectorize-reductions{vector_bits=128 column_vectors=4 reassociate=false}" | FileCheck %s --check-prefix=ORDERED
 
-// Max over rows (exact in any order): first a fast path, 4 vector accumulators of
-// 4 lanes from -inf by compare and select (no NaN, no sign of zero) beside probes
-// fma(x, 0, p); a NaN probe (a NaN or infinity seen) or a zero result runs the
-// exact loop (maximumf, the same accumulators, tree, reduction) again; then the
+// Max over rows (exact in any order), in one pass: 4 groups of accumulators of 4
+// lanes, each a max by compare and select from -inf (no NaN, no sign of zero), the
+// last NaN seen (from 0.0) and the AND of the elements' bits (from -1); no second
+// loop. The groups, then the halves of the lanes, combine the same way; a zero
+// result takes the sign bit of the AND, a NaN seen replaces the result; then the
 // initial value. The row loop stays parallel. Vectorized with reassociate=false too.
 // CHECK-LABEL: func.func @max_rows
 // CHECK:       "scf.parallel"
 // CHECK:         %[[NINF:.*]] = arith.constant 0xFF800000 : f32
 // CHECK-NEXT:    %[[SPLAT:.*]] = vector.broadcast %[[NINF]] : f32 to vector<4xf32>
-// CHECK:         %[[Z0:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:    %[[Z0:.*]] = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:    %[[ZERO:.*]] = vector.broadcast %[[Z0]] : f32 to vector<4xf32>
-// CHECK:         scf.for %[[J:[^ ]*]] = {{.*}} iter_args(%[[M:[^ ]*]] = %{{[^,]*}}, %[[P:[^ ]*]] = %[[ZERO]], {{.*}}) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>) {
+// CHECK-NEXT:    %[[ONES0:.*]] = arith.constant -1 : i32
+// CHECK-NEXT:    %[[ONES:.*]] = vector.broadcast %[[ONES0]] : i32 to vector<4xi32>
+// CHECK:         %[[ACCS:[^ ]*]]:12 = scf.for %[[J:[^ ]*]] = {{.*}} iter_args(%[[M:[^ ]*]] = %[[SPLAT]], %[[N:[^ ]*]] = %[[ZERO]], %[[B:[^ ]*]] = %[[ONES]], {{.*}}) -> (vector<4xf32>, vector<4xf32>, vector<4xi32>, {{.*}}) {
 // CHECK-NEXT:      %[[X:.*]] = vector.load %x[%{{.*}}, %[[J]]] : memref<4x32xf32>, vector<4xf32>
+// CHECK-NEXT:      %[[XB:.*]] = vector.bitcast %[[X]] : vector<4xf32> to vector<4xi32>
 // CHECK-NEXT:      %[[GT:.*]] = arith.cmpf ogt, %[[X]], %[[M]] : vector<4xf32>
 // CHECK-NEXT:      arith.select %[[GT]], %[[X]], %[[M]] : vector<4xf32>
-// CHECK-NEXT:      vector.fma %[[X]], %[[ZERO]], %[[P]] : vector<4xf32>
-// CHECK:         %[[FAST:.*]] = vector.reduction <maximumf>, %{{.*}} : vector<4xf32> into f32
-// CHECK-NEXT:    %[[PROBE:.*]] = vector.reduction <add>, %{{.*}} : vector<4xf32> into f32
-// CHECK-NEXT:    %[[NAN:.*]] = arith.cmpf uno, %[[PROBE]], %[[PROBE]] : f32
-// CHECK:         %[[IS0:.*]] = arith.cmpf oeq, %[[FAST]], %{{.*}} : f32
-// CHECK-NEXT:    %[[REDO:.*]] = arith.ori %[[NAN]], %[[IS0]] : i1
-// CHECK-NEXT:    %[[R:.*]] = scf.if %[[REDO]] -> (f32) {
-// CHECK:           %[[ACCS:[^ ]*]]:4 = scf.for %[[K:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:[^ ]*]] = %[[SPLAT]], %{{.*}} = %[[SPLAT]], %{{.*}} = %[[SPLAT]], %{{.*}} = %[[SPLAT]]) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>) {
-// CHECK-NEXT:        %[[V:.*]] = vector.load %x[%{{.*}}, %[[K]]] : memref<4x32xf32>, vector<4xf32>
-// CHECK-NEXT:        arith.maximumf %[[ACC]], %[[V]] fastmath<reassoc> : vector<4xf32>
-// CHECK:           }
-// CHECK-NEXT:      %[[AB:.*]] = arith.maximumf %[[ACCS]]#0, %[[ACCS]]#1 fastmath<reassoc> : vector<4xf32>
-// CHECK-NEXT:      %[[CD:.*]] = arith.maximumf %[[ACCS]]#2, %[[ACCS]]#3 fastmath<reassoc> : vector<4xf32>
-// CHECK-NEXT:      %[[ALL:.*]] = arith.maximumf %[[AB]], %[[CD]] fastmath<reassoc> : vector<4xf32>
-// CHECK-NEXT:      %[[EXACT:.*]] = vector.reduction <maximumf>, %[[ALL]] fastmath<reassoc> : vector<4xf32> into f32
-// CHECK-NEXT:      scf.yield %[[EXACT]] : f32
-// CHECK-NEXT:    } else {
-// CHECK-NEXT:      scf.yield %[[FAST]] : f32
-// CHECK-NEXT:    }
+// CHECK-NEXT:      %[[UNO:.*]] = arith.cmpf uno, %[[X]], %[[X]] : vector<4xf32>
+// CHECK-NEXT:      arith.select %[[UNO]], %[[X]], %[[N]] : vector<4xf32>
+// CHECK-NEXT:      arith.andi %[[B]], %[[XB]] : vector<4xi32>
+// CHECK:         }
+// CHECK-NOT:     scf.for
+// CHECK-NOT:     scf.if
+// CHECK-NOT:     arith.maximumf {{.*}} : vector
+// CHECK:         vector.shuffle %{{.*}} [2, 3] : vector<4xf32>, vector<4xf32>
+// CHECK:         %[[FAST:.*]] = vector.reduction <maximumf>, %{{.*}} : vector<1xf32> into f32
+// CHECK-NEXT:    %[[NAN:.*]] = vector.reduction <maximumf>, %{{.*}} : vector<1xf32> into f32
+// CHECK-NEXT:    %[[BITS:.*]] = vector.reduction <and>, %{{.*}} : vector<4xi32> into i32
+// CHECK-NEXT:    %[[SIGN:.*]] = arith.constant -2147483648 : i32
+// CHECK-NEXT:    %[[SB:.*]] = arith.andi %[[BITS]], %[[SIGN]] : i32
+// CHECK-NEXT:    %[[SZ:.*]] = arith.bitcast %[[SB]] : i32 to f32
+// CHECK-NEXT:    %[[F0:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:    %[[IS0:.*]] = arith.cmpf oeq, %[[FAST]], %[[F0]] : f32
+// CHECK-NEXT:    %[[FIXED:.*]] = arith.select %[[IS0]], %[[SZ]], %[[FAST]] : f32
+// CHECK-NEXT:    %[[HASNAN:.*]] = arith.cmpf uno, %[[NAN]], %[[NAN]] : f32
+// CHECK-NEXT:    %[[R:.*]] = arith.select %[[HASNAN]], %[[NAN]], %[[FIXED]] : f32
 // CHECK-NEXT:    %[[INIT:.*]] = memref.load
 // CHECK-NEXT:    %[[OUT:.*]] = arith.maximumf %[[INIT]], %[[R]] fastmath<reassoc> : f32
 // CHECK-NEXT:    memref.store %[[OUT]]
