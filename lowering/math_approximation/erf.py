@@ -8,7 +8,7 @@
   ulp), both fitted relative, in variables where Horner's terms do not cancel; `x^2` is kept as an
   exact sum `h + l` (`l = fma(x, x, -h)`) and `exp(-x^2) = exp(-h) (1 - l)`, as
   the rounding of x^2 would otherwise be amplified by up to 2 x^2 (200 ulp at
-  x = 10). `exp(-h) = 2^k (1 + p)` is not rounded on its own: `(1 + p)(1 - l)`
+  x = 10). `exp(-h) = 2^k (1 + p)` (p from `exp_log.exp_poly`) is not rounded on its own: `(1 + p)(1 - l)`
   becomes `1 + p'` and the result `2^k fma(R, p', R)`, with `F(1/h) / x` (one
   division) far out: 3.0 ulp (4.4 when exp, 1/x and the products each rounded).
   |x| is clamped at 10.1, where erfc has underflowed to 0.
@@ -28,7 +28,7 @@ from __future__ import annotations
 from xdsl.ir import SSAValue
 
 from lowering.math_approximation.builder import Emitter
-from lowering.math_approximation.exp_log import expm1_poly, reduce_ln2
+from lowering.math_approximation.exp_log import exp_poly, reduce_ln2
 
 ERF_P = (
     -0.37612637877464294, 0.11283783614635468, -0.026865476742386818, 0.005221130792051554,
@@ -71,7 +71,7 @@ def _erfc_large(e: Emitter, ax: SSAValue) -> SSAValue:
     h = e.mul(a, a)
     lo = e.fma(a, a, e.neg(h))
     k, r = reduce_ln2(e, e.neg(h))
-    p = expm1_poly(e, r)
+    p = exp_poly(e, r)
     p_lo = e.fma(e.neg(lo), e.add(e.c(1.0), p), p)
     far = e.div(e.poly(e.div(e.c(1.0), h), ERFC_FAR), a)
     near = e.poly(e.sub(a, e.c(1.25)), ERFC_NEAR)
@@ -84,7 +84,7 @@ def _erf_tail(e: Emitter, ax: SSAValue) -> SSAValue:
     3.92) as `1 - 2^k (m + m p)`, `exp(-x^2) = 2^k (1 + p)`, `m = M(a - 3/2)`."""
     a = e.min(e.max(ax, e.c(1.0)), e.c(ERF_SATURATES))
     k, r = reduce_ln2(e, e.neg(e.mul(a, a)))
-    p = expm1_poly(e, r)
+    p = exp_poly(e, r)
     m = e.poly(e.sub(a, e.c(1.5)), ERF_TAIL)
     return e.sub(e.c(1.0), e.ldexp(e.fma(m, p, m), e.to_int(k)))
 
