@@ -20,7 +20,8 @@
   no division, about half the instructions of erfc's tail below.
 * erfc is `1 - erf(x)` for `|x| < 1/2`, `erfc(x)` above and `2 - erfc(-x)`
   below. `erf(+-0) = +-0`, `erf(+-inf) = +-1`, `erfc(-inf) = 2`,
-  `erfc(inf) = 0`, NaN stays NaN.
+  `erfc(inf) = 0`, NaN stays NaN (where `Emitter.nan_flows`, by going through the
+  clamps, the reduction and `llvm.ldexp`, with no select for it).
 """
 
 from __future__ import annotations
@@ -28,7 +29,7 @@ from __future__ import annotations
 from xdsl.ir import SSAValue
 
 from lowering.math_approximation.builder import Emitter
-from lowering.math_approximation.exp_log import exp_poly, reduce_ln2
+from lowering.math_approximation.exp_log import clamp_keeping_nan, exp_poly, reduce_ln2
 
 ERF_P = (
     -0.37612637877464294, 0.11283783614635468, -0.026865476742386818, 0.005221130792051554,
@@ -64,10 +65,11 @@ def _erf_small(e: Emitter, x: SSAValue) -> SSAValue:
 
 
 def _erfc_large(e: Emitter, ax: SSAValue) -> SSAValue:
-    """erfc(ax) for ax >= 1/2 (any larger value, inf and NaN clamp to 10.1), as
+    """erfc(ax) for ax >= 1/2 (smaller ones clamp to 1/2, larger ones and inf to 10.1,
+    NaN too unless `nan_flows`, where it stays NaN), as
     `2^k (q + q p')`: `exp(-h) = 2^k (1 + p)` and `(1 + p)(1 - l) = 1 + p'` folded into
     one fma with `q = R(ax)` (`F(1/h) / ax` far out: one division, 1/h barely moves F)."""
-    a = e.min(ax, e.c(10.1))
+    a = clamp_keeping_nan(e, ax, 0.5, 10.1) if e.nan_flows else e.min(e.max(ax, e.c(0.5)), e.c(10.1))
     h = e.mul(a, a)
     lo = e.fma(a, a, e.neg(h))
     k, r = reduce_ln2(e, e.neg(h))
@@ -80,9 +82,9 @@ def _erfc_large(e: Emitter, ax: SSAValue) -> SSAValue:
 
 
 def _erf_tail(e: Emitter, ax: SSAValue) -> SSAValue:
-    """erf(ax) for ax >= 1 (any smaller value clamps to 1, larger ones, inf and NaN to
-    3.92) as `1 - 2^k (m + m p)`, `exp(-x^2) = 2^k (1 + p)`, `m = M(a - 3/2)`."""
-    a = e.min(e.max(ax, e.c(1.0)), e.c(ERF_SATURATES))
+    """erf(ax) for ax >= 1 (any smaller value clamps to 1, larger ones and inf to 3.92,
+    NaN too unless `nan_flows`) as `1 - 2^k (m + m p)`, `exp(-x^2) = 2^k (1 + p)`, `m = M(a - 3/2)`."""
+    a = clamp_keeping_nan(e, ax, 1.0, ERF_SATURATES) if e.nan_flows else e.min(e.max(ax, e.c(1.0)), e.c(ERF_SATURATES))
     k, r = reduce_ln2(e, e.neg(e.mul(a, a)))
     p = exp_poly(e, r)
     m = e.poly(e.sub(a, e.c(1.5)), ERF_TAIL)
@@ -92,14 +94,14 @@ def _erf_tail(e: Emitter, ax: SSAValue) -> SSAValue:
 def erf(e: Emitter, x: SSAValue) -> SSAValue:
     ax = e.abs(x)
     large = _erf_tail(e, ax)
-    y = e.select(e.cmp("olt", ax, e.c(1.0)), _erf_small(e, ax), large)
-    return e.select(e.is_nan(x), x, e.copysign(y, x))
+    y = e.copysign(e.select(e.cmp("olt", ax, e.c(1.0)), _erf_small(e, ax), large), x)
+    return y if e.nan_flows else e.select(e.is_nan(x), x, y)
 
 
 def erfc(e: Emitter, x: SSAValue) -> SSAValue:
     ax = e.abs(x)
-    tail = _erfc_large(e, e.max(ax, e.c(0.5)))
+    tail = _erfc_large(e, ax)
     one = e.c(1.0)
     y = e.select(e.cmp("olt", x, e.c(0.0)), e.sub(e.c(2.0), tail), tail)
     y = e.select(e.cmp("olt", ax, e.c(0.5)), e.sub(one, _erf_small(e, x)), y)
-    return e.select(e.is_nan(x), x, y)
+    return y if e.nan_flows else e.select(e.is_nan(x), x, y)
