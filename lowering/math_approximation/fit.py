@@ -104,7 +104,7 @@ FITS: dict[str, Fit] = {
     ),
     # tanh(x) = x + x^3 T(x^2), |x| <= 0.55.
     "tanh": Fit(
-        _safe(lambda z: (mpmath.tanh(mpmath.sqrt(z)) / mpmath.sqrt(z) - 1) / z, -1 / 3), range(5), 0.0, 0.55**2,
+        _safe(lambda z: (mpmath.tanh(mpmath.sqrt(z)) / mpmath.sqrt(z) - 1) / z, -1 / 3), range(4), 0.0, 0.55**2,
         _safe(lambda z: z * mpmath.sqrt(z) / mpmath.tanh(mpmath.sqrt(z)), 0.0),
     ),
     # log(1+f) = f - f^2/2 + f^3 P(f), f in [sqrt(1/2)-1, sqrt(2)-1].
