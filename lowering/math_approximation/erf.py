@@ -4,13 +4,14 @@
   fit relative to erf, 0.13 ulp), with 2/sqrt(pi) in two parts (its f32
   rounding alone would cost 0.9 ulp).
 * erfc: `erfc(|x|) = exp(-x^2) R(|x|)` with `R = N(x - 1)` on [0, 2]
-  (degree 13, 0.09 ulp; `N(-1)` is 1 exactly, so `erfc(0) = 1`) and `R = F(1/x^2) / x` on [2, 10.06] (degree 7, 0.54
-  ulp), both fitted relative, in variables where Horner's terms do not cancel; `x^2` is kept as an
-  exact sum `h + l` (`l = fma(x, x, -h)`) and `exp(-x^2) = exp(-h) (1 - l)`, as
-  the rounding of x^2 would otherwise be amplified by up to 2 x^2 (200 ulp at
-  x = 10). `exp(-h) = 2^k (1 + p)` (p from `exp_log.exp_poly`) is not rounded on its own: `(1 + p)(1 - l)`
-  becomes `1 + p'` and the result `2^k fma(R, p', R)`, with `F(1/h) / x` (one
-  division) far out: 3.0 ulp (4.4 when exp, 1/x and the products each rounded).
+  (degree 12, 0.8 units of 2^-24; `N(-1)` is 1 exactly, so `erfc(0) = 1`) and
+  `R = F(1/x^2) / x` on [2, 10.06] (degree 7, 0.54 ulp), both fitted relative, in
+  variables where Horner's terms do not cancel. `x^2` is kept as an exact sum `h + l`
+  (`l = fma(x, x, -h)`), as the rounding of x^2 would otherwise be amplified by up to
+  2 x^2 (200 ulp at x = 10): l joins the second step of the reduction of `-h - l =
+  k ln2 + r`, and `exp(-h - l) = 2^k (1 + p)` (p from `exp_log.exp_poly`) is not
+  rounded on its own: the result is `2^k fma(R, p, R)`, with `F(1/h) / x` (two
+  divisions) far out: 3.0 ulp (4.4 when exp, 1/x and the products each rounded).
   |x| is clamped at 10.1, where erfc has underflowed to 0.
 * erf is `1 - exp(-x^2) M(|x| - 3/2)` from 1 up, |x| clamped to [1, 3.92] (erf
   has rounded to 1 beyond), with x's sign. erf needs erfc there only to an absolute
@@ -31,7 +32,14 @@ from __future__ import annotations
 from xdsl.ir import SSAValue
 
 from lowering.math_approximation.builder import Emitter
-from lowering.math_approximation.exp_log import clamp_keeping_nan, exp_poly, reduce_ln2
+from lowering.math_approximation.exp_log import (
+    LN2_HI,
+    LN2_LO,
+    LOG2E_HI,
+    clamp_keeping_nan,
+    exp_poly,
+    reduce_ln2,
+)
 
 ERF_P = (
     -0.37612637877464294, 0.11283783614635468, -0.026865476742386818, 0.005221130792051554,
@@ -39,10 +47,9 @@ ERF_P = (
 )
 """erf(x) = x (2/sqrt(pi) + z P(z)), z = x^2 <= 1 (fit.py `erf`)."""
 ERFC_NEAR = (
-    0.42758357524871826, -0.2732120156288147, 0.15437154471874237, -0.07922699302434921, 0.03757263347506523,
-    -0.016661735251545906, 0.006968074012547731, -0.002769265091046691, 0.001056221779435873,
-    -0.00038234537350945175, 0.00012501463061198592, -4.3690022721420974e-05, 2.0775882148882374e-05,
-    -6.1200162235763855e-06,
+    0.42758357524871826, -0.2732119858264923, 0.15437158942222595, -0.07922746986150742, 0.03757202625274658,
+    -0.016657749190926552, 0.006970724556595087, -0.002783335978165269, 0.0010510212741792202,
+    -0.00035833954461850226, 0.00012970190437044948, -6.326554284896702e-05, 1.919555688800756e-05,
 )
 """erfc(x) = exp(-x^2) N(x - 1), x in [0, 2] (fit.py `erfc_near`; N(-1) is 1 exactly in f32)."""
 ERFC_FAR = (
@@ -70,15 +77,16 @@ def _erf_small(e: Emitter, x: SSAValue) -> SSAValue:
 def _erfc_large(e: Emitter, ax: SSAValue) -> SSAValue:
     """erfc(ax) for ax >= 0 (larger ones and inf clamp to 10.1, NaN too unless
     `nan_flows`, where it stays NaN), as
-    `2^k (q + q p')`: `exp(-h) = 2^k (1 + p)` and `(1 + p)(1 - l) = 1 + p'` folded into
-    one fma with `q = R(ax)` (`F(1/h) / ax` far out: one division, 1/h barely moves F)."""
+    `2^k (q + q p)`: `exp(-h - l) = 2^k (1 + p)` folded into one fma with `q = R(ax)`
+    (`F(1/h) / ax` far out)."""
     ten = e.c(10.1)
     a = e.select(e.cmp("olt", ten, ax), ten, ax) if e.nan_flows else e.min(ax, ten)
     h = e.mul(a, a)
     lo = e.fma(a, a, e.neg(h))
-    k, r = reduce_ln2(e, e.neg(h))
-    p = exp_poly(e, r)
-    p_lo = e.fma(e.neg(lo), e.add(e.c(1.0), p), p)
+    # -a^2 = -h - lo = k ln2 + r: lo joins the second step of the reduction
+    k = e.rint(e.mul(h, e.c(-LOG2E_HI)))
+    r = e.fma(k, e.c(LN2_LO), e.add(e.fma(k, e.c(LN2_HI), h), lo))
+    p_lo = exp_poly(e, e.neg(r))
     far = e.div(e.poly(e.div(e.c(1.0), h), ERFC_FAR), a)
     near = e.poly(e.sub(a, e.c(1.0)), ERFC_NEAR)
     q = e.select(e.cmp("olt", a, e.c(2.0)), near, far)

@@ -138,7 +138,7 @@ FITS: dict[str, Fit] = {
     ),
     # erfc(x) = exp(-x^2) R(x): R(x) = N(x - 1) on [0, 2], R(x) = F(1/x^2) / x on [2, 10.06]
     # (erfc underflows beyond); the variables keep Horner's terms from cancelling.
-    "erfc_near": Fit(lambda s: _erfcx(s + 1), range(14), -1.0, 1.0, lambda s: 1 / _erfcx(s + 1)),
+    "erfc_near": Fit(lambda s: _erfcx(s + 1), range(13), -1.0, 1.0, lambda s: 1 / _erfcx(s + 1)),
     # erf(x) = 1 - exp(-x^2) M(x - 3/2), x in [1, 3.92] (erf rounds to 1 beyond): erf only needs
     # erfc to an absolute 2^-24, so the weight is exp(-x^2) (the error in ulps of erf's binade).
     "erf_tail": Fit(lambda s: _erfcx(s + 1.5), range(8), -0.5, 2.42, lambda s: mpmath.exp(-((s + 1.5) ** 2))),
