@@ -279,6 +279,13 @@ class Emitter:
         the conversion of k shared) when `native_ldexp`, else `pow2i`'s two integer ops."""
         return self.ldexp(self.c(1.0), k) if self._native_for(self.ftype) else self.pow2i(k)
 
+    @property
+    def nan_flows(self) -> bool:
+        """Whether a NaN may go through `rint`/`to_int`/`ldexp` (`llvm.lrint` gives some
+        integer for it, `llvm.ldexp` keeps the NaN), so that expansions need not select
+        it back; `fptosi` of NaN is poison, so not with the bit-built form."""
+        return self._native_for(self.ftype)
+
     def _native_for(self, t: Attribute) -> bool:
         return self.native_ldexp and self.width == 32 and not (isinstance(t, VectorType) and t.get_num_dims() != 1)
 

@@ -4,7 +4,8 @@
   `k = roundeven(x log2e)`, `r = fma(-k, ln2_hi, x)` (exact: the product is
   exact in the fma and the difference fits 24 bits), then `fma(-k, ln2_lo, r)`.
   One polynomial serves all three: `expm1(r) = r + r^2/2 + r^3 Q(r)`, Q of
-  degree 4 (a minimax fit relative to expm1, 0.02 ulp). exp is `(1 + expm1(r))
+  degree 4 (a minimax fit relative to expm1, 0.02 ulp); tanh, erf and erfc use Q
+  of degree 3 (`exp_poly`, fitted relative to exp(r)). exp is `(1 + expm1(r))
   2^k`, scaled by two normal powers of two so that results in the subnormal
   range round once and overflow gives inf; exp2 reduces `x = k + r` exactly and
   takes `r ln2` in two parts. expm1 is `fma(2^k, expm1(r), 2^k - 1)` (exact
@@ -21,6 +22,12 @@
   scale `log(1 + f)` by log2(e), log10(e) in two parts. log1p computes `u = 1 +
   x` and reduces `u`, adding fdlibm's correction `c/u` for the rounding of `1 +
   x` (`c = x - (u - 1)`, or `1 - (u - x)` when u >= 2).
+
+Where the target has AVX-512 (`Emitter.nan_flows`), exp and exp2 clamp so that a NaN
+stays NaN (`clamp_keeping_nan`: `vmaxps`/`vminps` with x as the operand they return
+for NaN) and let it go through the reduction and `llvm.ldexp` to the result, which
+saves a compare and a select per element; elsewhere `fptosi` would make poison of
+it, and the NaN is selected back.
 
 Special values: NaN gives NaN, `exp(-inf) = 0`, `exp(inf) = inf`,
 `expm1(+-0) = +-0`, `log(+-0) = -inf`, `log(x < 0) = NaN`, `log(inf) = inf`,
@@ -39,6 +46,11 @@ EXPM1_Q = (
     0.1666666567325592, 0.041666481643915176, 0.0083334194496274, 0.00139332446269691, 0.00019824126502498984,
 )
 """expm1(r) = r + r^2/2 + r^3 Q(r), |r| <= ln2/2 (fit.py `expm1`)."""
+EXP_Q = (0.16666534543037415, 0.041667237877845764, 0.008367476053535938, 0.001386379124596715)
+"""The same with Q of degree 3, the error relative to exp(r) (fit.py `exp`, 0.06 ulp): one
+fma fewer than `EXPM1_Q`, for tanh, erf and erfc, whose results take it as `t + t p`
+with their own rounding errors attenuated (exp itself keeps `EXPM1_Q`: with this one
+its maximum rose from 0.97 to 0.996 ulp, too near its bound of 1)."""
 
 LOG_P = (
     0.3333333134651184, -0.250008225440979, 0.20001226663589478, -0.16623356938362122,
@@ -63,10 +75,24 @@ def clamp(e: Emitter, x: SSAValue, lo: float, hi: float) -> SSAValue:
     return e.min(e.max(x, e.c(lo)), e.c(hi))
 
 
-def expm1_poly(e: Emitter, r: SSAValue) -> SSAValue:
-    """expm1(r) for |r| <= ln2/2 (relative error 0.02 ulp before rounding)."""
-    q = e.poly(r, EXPM1_Q)
+def clamp_keeping_nan(e: Emitter, x: SSAValue, lo: float, hi: float) -> SSAValue:
+    """x limited to [lo, hi]; NaN stays NaN (the operand order of `vmaxps`/`vminps`
+    that returns x when it is NaN)."""
+    low, high = e.c(lo), e.c(hi)
+    y = e.select(e.cmp("olt", x, low), low, x)
+    return e.select(e.cmp("olt", high, y), high, y)
+
+
+def expm1_poly(e: Emitter, r: SSAValue, coefficients: tuple[float, ...] = EXPM1_Q) -> SSAValue:
+    """expm1(r) for |r| <= ln2/2 (relative error 0.02 ulp before rounding; with `EXP_Q`,
+    0.06 ulp of exp(r))."""
+    q = e.poly(r, coefficients)
     return e.fma(e.mul(r, r), e.fma(r, q, e.c(0.5)), r)
+
+
+def exp_poly(e: Emitter, r: SSAValue) -> SSAValue:
+    """exp(r) - 1 for |r| <= ln2/2, to 0.06 ulp of exp(r) (not relative to expm1(r))."""
+    return expm1_poly(e, r, EXP_Q)
 
 
 def reduce_ln2(e: Emitter, x: SSAValue) -> tuple[SSAValue, SSAValue]:
@@ -76,20 +102,32 @@ def reduce_ln2(e: Emitter, x: SSAValue) -> tuple[SSAValue, SSAValue]:
     return k, e.fma(e.neg(k), e.c(LN2_LO), r)
 
 
+def _scaled(e: Emitter, x: SSAValue, y: SSAValue, k: SSAValue) -> SSAValue:
+    """y 2^k, NaN where x is NaN. With `nan_flows` (`llvm.lrint`, `llvm.ldexp`) the
+    NaN has come through the clamp, r, y and ldexp (whatever lrint made of it), so no
+    select is needed; `fptosi` of NaN would be poison, so otherwise x is selected back."""
+    scaled = e.ldexp(y, e.to_int(k))
+    return scaled if e.nan_flows else e.select(e.is_nan(x), x, scaled)
+
+
+def _clamp_for(e: Emitter, x: SSAValue, lo: float, hi: float) -> SSAValue:
+    return clamp_keeping_nan(e, x, lo, hi) if e.nan_flows else clamp(e, x, lo, hi)
+
+
 def exp(e: Emitter, x: SSAValue) -> SSAValue:
-    xc = clamp(e, x, -104.0, 89.0)
+    xc = _clamp_for(e, x, -104.0, 89.0)
     k, r = reduce_ln2(e, xc)
     y = e.add(e.c(1.0), expm1_poly(e, r))
-    return e.select(e.is_nan(x), x, e.ldexp(y, e.to_int(k)))
+    return _scaled(e, x, y, k)
 
 
 def exp2(e: Emitter, x: SSAValue) -> SSAValue:
-    xc = clamp(e, x, -151.0, 129.0)
+    xc = _clamp_for(e, x, -151.0, 129.0)
     k = e.rint(xc)
     t = e.sub(xc, k)
     r = e.fma(t, e.c(LN2_HI), e.mul(t, e.c(LN2_LO)))
     y = e.add(e.c(1.0), expm1_poly(e, r))
-    return e.select(e.is_nan(x), x, e.ldexp(y, e.to_int(k)))
+    return _scaled(e, x, y, k)
 
 
 def expm1_core(e: Emitter, x: SSAValue) -> SSAValue:

@@ -92,14 +92,19 @@ def _erfinv_ratio(w: mpmath.mpf) -> mpmath.mpf:
 
 
 FITS: dict[str, Fit] = {
-    # expm1(r) = r + r^2/2 + r^3 Q(r): exp, exp2 (after r*ln2), expm1, tanh.
+    # expm1(r) = r + r^2/2 + r^3 Q(r): exp, exp2 (after r*ln2), expm1.
     "expm1": Fit(
         _safe(lambda r: (mpmath.expm1(r) - r - r * r / 2) / r**3, 1 / 6), range(5), -LN2_HALF, LN2_HALF,
         _safe(lambda r: r**3 / mpmath.expm1(r), 0.0),
     ),
+    # The same, Q of degree 3, the error relative to exp(r): tanh, erf, erfc (`1 + p`, `t + t p`).
+    "exp": Fit(
+        _safe(lambda r: (mpmath.expm1(r) - r - r * r / 2) / r**3, 1 / 6), range(4), -LN2_HALF, LN2_HALF,
+        lambda r: r**3 / mpmath.exp(r),
+    ),
     # tanh(x) = x + x^3 T(x^2), |x| <= 0.55.
     "tanh": Fit(
-        _safe(lambda z: (mpmath.tanh(mpmath.sqrt(z)) / mpmath.sqrt(z) - 1) / z, -1 / 3), range(5), 0.0, 0.55**2,
+        _safe(lambda z: (mpmath.tanh(mpmath.sqrt(z)) / mpmath.sqrt(z) - 1) / z, -1 / 3), range(4), 0.0, 0.55**2,
         _safe(lambda z: z * mpmath.sqrt(z) / mpmath.tanh(mpmath.sqrt(z)), 0.0),
     ),
     # log(1+f) = f - f^2/2 + f^3 P(f), f in [sqrt(1/2)-1, sqrt(2)-1].
@@ -131,9 +136,9 @@ FITS: dict[str, Fit] = {
         _safe(lambda z: (mpmath.erf(mpmath.sqrt(z)) / mpmath.sqrt(z) - 2 / mpmath.sqrt(mpmath.pi)) / z, -2 / (3 * mpmath.sqrt(mpmath.pi))),
         range(7), 0.0, 1.0, _safe(lambda z: z * mpmath.sqrt(z) / mpmath.erf(mpmath.sqrt(z)), 0.0),
     ),
-    # erfc(x) = exp(-x^2) R(x): R(x) = N(x - 5/4) on [1/2, 2], R(x) = F(1/x^2) / x on [2, 10.06]
+    # erfc(x) = exp(-x^2) R(x): R(x) = N(x - 1) on [0, 2], R(x) = F(1/x^2) / x on [2, 10.06]
     # (erfc underflows beyond); the variables keep Horner's terms from cancelling.
-    "erfc_near": Fit(lambda s: _erfcx(s + 1.25), range(11), -0.75, 0.75, lambda s: 1 / _erfcx(s + 1.25)),
+    "erfc_near": Fit(lambda s: _erfcx(s + 1), range(13), -1.0, 1.0, lambda s: 1 / _erfcx(s + 1)),
     # erf(x) = 1 - exp(-x^2) M(x - 3/2), x in [1, 3.92] (erf rounds to 1 beyond): erf only needs
     # erfc to an absolute 2^-24, so the weight is exp(-x^2) (the error in ulps of erf's binade).
     "erf_tail": Fit(lambda s: _erfcx(s + 1.5), range(8), -0.5, 2.42, lambda s: mpmath.exp(-((s + 1.5) ** 2))),

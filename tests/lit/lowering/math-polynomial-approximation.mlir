@@ -5,32 +5,38 @@
 // RUN: xla-opt %s --split-input-file -p 'math-polynomial-approximation{functions=tanh}' | FileCheck %s --check-prefix=ONLY
 
 // exp: clamp, Cody-Waite reduction with fmas, the shared expm1 polynomial,
-// 2^k built in the exponent field (two factors), NaN selected back in.
+// 2^k built in the exponent field (two factors), NaN selected back in (fptosi of
+// the NaN the clamp let through would be poison).
 // CHECK-LABEL: func.func @exp_f32
 // CHECK-NOT:     math.exp
 // CHECK:         arith.cmpf ogt
 // CHECK:         math.roundeven
 // CHECK:         math.fma
-// CHECK:         %[[NAN:.*]] = arith.cmpf uno, %x, %x : f32
 // CHECK:         arith.fptosi {{.*}} : f32 to i32
 // CHECK:         arith.shli
 // CHECK:         arith.bitcast {{.*}} : i32 to f32
+// CHECK:         %[[NAN:.*]] = arith.cmpf uno, %x, %x : f32
 // CHECK:         arith.select %[[NAN]], %x, {{.*}} : f32
 // CHECK-NOT:     math.exp
 // CHECK:         func.return
 // ONLY-LABEL: func.func @exp_f32
 // ONLY:         math.exp
 // ldexp=native: k by llvm.lrint (vcvtps2dq) and back, one llvm.ldexp (vscalefps on
-// AVX-512) scales by 2^k instead of the factors built from bits.
+// AVX-512) scales by 2^k instead of the factors built from bits. The clamp keeps a
+// NaN (x is the select's false operand), which goes through to the result: no
+// compare-and-select for it.
 // NATIVE-LABEL: func.func @exp_f32
 // NATIVE-NOT:     math.roundeven
+// NATIVE:         %[[LOW:.*]] = arith.cmpf olt, %x, %{{.*}} : f32
+// NATIVE-NEXT:    arith.select %[[LOW]], %{{.*}}, %x : f32
+// NATIVE-NOT:     arith.cmpf uno
 // NATIVE:         %[[K:.*]] = llvm.call_intrinsic "llvm.lrint.i32.f32"({{.*}}) : (f32) -> i32
 // NATIVE-NEXT:    arith.sitofp %[[K]] : i32 to f32
 // NATIVE-NOT:     arith.fptosi
 // NATIVE-NOT:     arith.shli
-// NATIVE:         llvm.call_intrinsic "llvm.ldexp.f32.i32"({{.*}}, %[[K]]) : (f32, i32) -> f32
-// NATIVE-NOT:     arith.shli
-// NATIVE:         func.return
+// NATIVE-NOT:     arith.cmpf uno
+// NATIVE:         %[[Y:.*]] = llvm.call_intrinsic "llvm.ldexp.f32.i32"({{.*}}, %[[K]]) : (f32, i32) -> f32
+// NATIVE-NEXT:    func.return %[[Y]] : f32
 func.func @exp_f32(%x: f32) -> f32 {
   %0 = math.exp %x : f32
   func.return %0 : f32
@@ -89,13 +95,18 @@ func.func @log_f32(%x: f32) -> f32 {
 // CHECK:         math.copysign {{.*}} : vector<16xf32>
 // ONLY-LABEL: func.func @tanh_vector
 // ONLY-NOT:     math.tanh
-// ldexp=native: t = 2^k is ldexp(1, k), k by lrint.
+// ldexp=native: t = 2^k is ldexp(1, k), k by lrint; a NaN goes through (no
+// compare-and-select for it): the copysign is the result.
 // NATIVE-LABEL: func.func @tanh_vector
+// NATIVE-NOT:     arith.cmpf uno
 // NATIVE:         %[[K:.*]] = llvm.call_intrinsic "llvm.lrint.v16i32.v16f32"
 // NATIVE:         %[[ONE:.*]] = arith.constant dense<1.000000e+00> : vector<16xf32>
 // NATIVE:         %[[T:.*]] = llvm.call_intrinsic "llvm.ldexp.v16f32.v16i32"(%[[ONE]], %[[K]])
 // NATIVE:         math.fma %[[T]], {{.*}} : vector<16xf32>
 // NATIVE:         arith.divf
+// NATIVE-NOT:     arith.cmpf uno
+// NATIVE:         %[[Y:.*]] = math.copysign {{.*}} : vector<16xf32>
+// NATIVE-NEXT:    func.return %[[Y]]
 func.func @tanh_vector(%x: vector<16xf32>) -> vector<16xf32> {
   %0 = math.tanh %x : vector<16xf32>
   func.return %0 : vector<16xf32>
