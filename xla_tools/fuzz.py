@@ -402,6 +402,7 @@ def fuzz(
     timeout: float = 60.0,
     limit: int | None = None,
     every_level: bool = False,
+    progress: float = 0.0,
 ) -> Report:
     """Mutate and check for `seconds` (or `limit` mutants), reproducibly from `seed`.
     With `run`, half of the mutants are gentle (`mutate_gently`): they keep the
@@ -412,10 +413,18 @@ def fuzz(
     if run:
         _warm_up()
     end = time.monotonic() + seconds
+    next_progress = time.monotonic() + progress if progress else None
     for text in _mutants(rng, seeds, gentle=0.5 if run else 0.0):
-        if time.monotonic() >= end or (limit is not None and report.mutants >= limit):
+        now = time.monotonic()
+        if now >= end or (limit is not None and report.mutants >= limit):
             break
+        known = len(report.findings)
         check_mutant(text, report, run, timeout)
+        if len(report.findings) > known:
+            print(f"finding: {list(report.findings)[-1]}", file=sys.stderr, flush=True)
+        if next_progress is not None and now >= next_progress:
+            print(report.summary(), file=sys.stderr, flush=True)
+            next_progress = now + progress
     return report
 
 
@@ -448,11 +457,12 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per compile and run")
     parser.add_argument("--every-level", action="store_true", help="seed with linalg/memref/vector lit inputs too")
     parser.add_argument("--out", type=Path, default=None, help="write each distinct finding to DIR")
+    parser.add_argument("--progress", type=float, default=0.0, help="print the counts every N seconds (stderr)")
     args = parser.parse_args(argv)
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 5000))
     report = fuzz(
         args.seconds, args.seed, run=not args.no_run, timeout=args.timeout, limit=args.limit,
-        every_level=args.every_level,
+        every_level=args.every_level, progress=args.progress,
     )
     print(report.summary())
     for index, finding in enumerate(report.findings.values()):
