@@ -403,6 +403,7 @@ def fuzz(
     limit: int | None = None,
     every_level: bool = False,
     progress: float = 0.0,
+    out: Path | None = None,
 ) -> Report:
     """Mutate and check for `seconds` (or `limit` mutants), reproducibly from `seed`.
     With `run`, half of the mutants are gentle (`mutate_gently`): they keep the
@@ -421,11 +422,19 @@ def fuzz(
         known = len(report.findings)
         check_mutant(text, report, run, timeout)
         if len(report.findings) > known:
-            print(f"finding: {list(report.findings)[-1]}", file=sys.stderr, flush=True)
+            finding = list(report.findings.values())[-1]
+            print(f"finding [{known}]: {finding.signature}", file=sys.stderr, flush=True)
+            if out is not None:
+                _write_finding(out, known, finding)
         if next_progress is not None and now >= next_progress:
             print(report.summary(), file=sys.stderr, flush=True)
             next_progress = now + progress
     return report
+
+
+def _write_finding(out: Path, index: int, finding: Finding) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"finding_{index}.mlir").write_text(f"// {finding.signature}\n{finding.mutant}\n")
 
 
 def _mutants(rng: random.Random, seeds: list[str], gentle: float = 0.0) -> Iterator[str]:
@@ -462,14 +471,11 @@ def main(argv: list[str] | None = None) -> int:
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 5000))
     report = fuzz(
         args.seconds, args.seed, run=not args.no_run, timeout=args.timeout, limit=args.limit,
-        every_level=args.every_level, progress=args.progress,
+        every_level=args.every_level, progress=args.progress, out=args.out,
     )
     print(report.summary())
     for index, finding in enumerate(report.findings.values()):
         print(f"[{index}] {finding.signature}")
-        if args.out is not None:
-            args.out.mkdir(parents=True, exist_ok=True)
-            (args.out / f"finding_{index}.mlir").write_text(f"// {finding.signature}\n{finding.mutant}\n")
     return 1 if report.findings else 0
 
 
