@@ -156,3 +156,23 @@ func.func @all_reduce_promoted(%h: tensor<3xbf16>, %b: tensor<4xi8>) -> (tensor<
   }) {scatter_dimension = 0 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<4xi8>) -> tensor<2xi32>
   func.return %0, %1 : tensor<3xf32>, tensor<2xi32>
 }
+
+// -----
+
+// A folded constant keeps a signalling NaN bit for bit (negate flips the sign bit
+// only; complex takes its parts as they are): the folded values were written into
+// the literal through Python floats, which set the quiet bit.
+// CHECK-LABEL: func.func @folded_signalling_nans
+// CHECK-NEXT:  %n = xla.constant dense<[0xFF800001, -2.000000e+00]> : tensor<2xf32>
+// CHECK-NEXT:  %m = xla.constant dense<0xFF81> : tensor<bf16>
+// CHECK-NEXT:  %c = xla.constant dense<(0x7F800001,1.000000e+00)> : tensor<complex<f32>>
+func.func @folded_signalling_nans() -> (tensor<2xf32>, tensor<bf16>, tensor<complex<f32>>) {
+  %a = xla.constant dense<[0x7F800001, 2.0]> : tensor<2xf32>
+  %n = xla.negate %a : tensor<2xf32>
+  %b = xla.constant dense<0x7F81> : tensor<bf16>
+  %m = xla.negate %b : tensor<bf16>
+  %r = xla.constant dense<0x7F800001> : tensor<f32>
+  %i = xla.constant dense<1.0> : tensor<f32>
+  %c = xla.complex %r, %i : (tensor<f32>, tensor<f32>) -> tensor<complex<f32>>
+  func.return %n, %m, %c : tensor<2xf32>, tensor<bf16>, tensor<complex<f32>>
+}
