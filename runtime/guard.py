@@ -21,6 +21,8 @@ trampoline that marks a return point with `_setjmp`, and `__xla_alloc_failed`
   before the null check, and the Python pool (`runtime/threads.py`) calls each
   chunk through `__xla_guarded_body` and records the failure as an error of the
   run (the loop's other iterations finish; the call then raises).
+* The runtime's own calls of compiled code from Python (collective combiners,
+  `run_parallel`'s programs) go through `guarded`, which raises in Python.
 * `__xla_alloc_failed` on a thread with no return point (a thread of the user's
   own that calls a function pointer it got from the JIT) prints the size and ends
   the process with status 1, as before.
@@ -37,6 +39,7 @@ from __future__ import annotations
 import ctypes
 import os
 import threading
+from collections.abc import Callable
 from typing import Any
 
 import llvmlite.binding as llvm_binding
@@ -218,6 +221,23 @@ def trampoline(pointers: int) -> Any:
     return function
 
 
+def guarded(address: int, pointers: int, name: str | None = None) -> Callable[..., None]:
+    """A Python callable running the compiled `void f(ptr x pointers)` at `address` under
+    a return point: a failed allocation gives back the blocks the call took and raises
+    `OutOfMemoryError` (for the runtime's own calls of compiled code: collective
+    combiners, `run_parallel`'s programs; a jump must never cross their Python frames)."""
+    function = trampoline(pointers)
+
+    def call(*args: int) -> None:
+        with allocator.CACHE.tracking() as handed_out:
+            failed = function(address, *args)
+            if failed != NOT_FAILED:
+                allocator.CACHE.release_all(handed_out)
+                raise OutOfMemoryError(failure_message(failed, name))
+
+    return call
+
+
 __all__ = [
     "GUARDED_BODY_SYMBOL",
     "JMP_BUF_BYTES",
@@ -225,6 +245,7 @@ __all__ = [
     "OutOfMemoryError",
     "bind",
     "failure_message",
+    "guarded",
     "guarded_body",
     "trampoline",
 ]

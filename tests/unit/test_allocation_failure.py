@@ -145,3 +145,15 @@ def test_a_thread_without_a_return_point_still_stops_with_a_message(loop: Any) -
     done = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 1 and "returned" not in done.stdout, done.stderr[-2000:]
     assert "out of memory: compiled code could not allocate a buffer of 12345 bytes" in done.stderr
+
+
+def test_the_runtimes_own_calls_of_compiled_code_raise(loop: Any) -> None:
+    """Compiled code the runtime calls from Python (collective combiners, run_parallel's
+    programs) runs through `guard.guarded`: a failure raises there, in Python, rather
+    than jumping over the Python frames to the entry's return point."""
+    run = guard.guarded(loop.get_function("run"), 1, "combiner")
+    with pytest.raises(MemoryError, match="@combiner: out of memory: .* 12345 bytes"):
+        run(_context(2).ctypes.data)
+    ctx = _context(-1)
+    run(ctx.ctypes.data)
+    assert ctx[1:].tolist() == [1] * N
