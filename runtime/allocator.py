@@ -20,9 +20,10 @@ request of the same size, whose pages are already mapped.
 * `trim()` returns every cached block to the system; a request the system refuses
   is retried once after the cache is given back.
 * Compiled code checks every allocation: on null it calls `__xla_alloc_failed(size)`,
-  which reports the size and ends the process with status 1 (native frames cannot
-  be unwound into a Python exception). `Executable` refuses beforehand a buffer
-  larger than memory and swap, as a `MemoryError`.
+  which jumps back to the entry's trampoline (`runtime/guard.py`); the blocks this
+  cache handed to that call are logged per thread (`tracking`), so that they can be
+  given back (`release_all`). `Executable` refuses beforehand a buffer larger than
+  memory and swap, as a `MemoryError`.
 """
 
 from __future__ import annotations
@@ -31,6 +32,8 @@ import ctypes
 import os
 import threading
 from collections import OrderedDict
+from collections.abc import Iterator
+from contextlib import contextmanager
 
 import llvmlite.binding as llvm_binding
 
@@ -63,6 +66,8 @@ class BlockCache:
         """address -> (size, alignment) of each cached free block, in the order freed."""
         self.live: dict[int, tuple[int, int]] = {}
         self.cached_bytes = 0
+        self.calls = threading.local()
+        """`log`: the live blocks handed out on this thread during the current guarded call."""
         self.lock = threading.Lock()
         """ctypes releases the GIL around `aligned_alloc`/`free`: calls from several
         threads (executables run concurrently) must not interleave."""
@@ -74,6 +79,28 @@ class BlockCache:
     def release(self, address: int) -> None:
         with self.lock:
             self._release(address)
+
+    @contextmanager
+    def tracking(self) -> Iterator[set[int]]:
+        """Log the blocks handed out on this thread until the block ends (those still
+        live are added to an enclosing log: a nested call's results are the caller's)."""
+        outer = getattr(self.calls, "log", None)
+        log: set[int] = set()
+        self.calls.log = log
+        try:
+            yield log
+        finally:
+            self.calls.log = outer
+            if outer is not None:
+                outer |= log
+
+    def release_all(self, log: set[int]) -> None:
+        """Give back the blocks of `log` that are still live (a call that failed)."""
+        with self.lock:
+            for address in list(log):
+                if address in self.live:
+                    self._release(address)
+            log.clear()
 
     def trim(self) -> None:
         with self.lock:
@@ -95,9 +122,15 @@ class BlockCache:
                 address = _libc.aligned_alloc(alignment, size) or 0
         if address:
             self.live[address] = key
+            log = getattr(self.calls, "log", None)
+            if log is not None:
+                log.add(address)
         return address
 
     def _release(self, address: int) -> None:
+        log = getattr(self.calls, "log", None)
+        if log is not None:
+            log.discard(address)
         key = self.live.pop(address, None)
         if key is None:
             _libc.free(address)
@@ -131,21 +164,7 @@ def _free(address: int | None) -> None:
 
 
 ALLOCATION_FAILED_SYMBOL = "__xla_alloc_failed"
-
-
-@ctypes.CFUNCTYPE(None, ctypes.c_int64)
-def _allocation_failed(size: int) -> None:
-    """Compiled code calls this when an allocator returned null. Native frames cannot
-    be unwound into a Python exception, and the code must not go on through a null
-    pointer: report the size on stderr and end the process with status 1."""
-    message = (
-        f"error: out of memory: compiled code could not allocate a buffer of {size} bytes "
-        f"({size / 2**30:.3g} GiB); the process stops here\n"
-    )
-    try:
-        os.write(2, message.encode())
-    finally:
-        os._exit(1)
+"""Compiled code calls it when an allocator returned null (`runtime/guard.py` binds it)."""
 
 
 def trim() -> None:
@@ -155,9 +174,5 @@ def trim() -> None:
 
 llvm_binding.add_symbol(ALLOC_SYMBOL, ctypes.cast(_alloc, ctypes.c_void_p).value)  # pyright: ignore[reportArgumentType]
 llvm_binding.add_symbol(FREE_SYMBOL, ctypes.cast(_free, ctypes.c_void_p).value)  # pyright: ignore[reportArgumentType]
-llvm_binding.add_symbol(
-    ALLOCATION_FAILED_SYMBOL,
-    ctypes.cast(_allocation_failed, ctypes.c_void_p).value,  # pyright: ignore[reportArgumentType]
-)
 
 __all__ = ["ALLOCATION_FAILED_SYMBOL", "ALLOC_SYMBOL", "CACHE", "FREE_SYMBOL", "LARGE_ALLOCATION", "BlockCache", "trim"]

@@ -32,7 +32,7 @@ import ctypes
 import functools
 import os
 import threading
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -42,7 +42,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import BFloat16Type, ModuleOp, TensorType, TupleType
 from xdsl.ir import Attribute
 
-from runtime import host_io
+from runtime import allocator, guard, host_io
 from runtime import threads as _threads
 from runtime.jit import (
     MAX_CTYPES_ARGUMENTS,
@@ -204,18 +204,22 @@ class Executable:
             (f"argument {i} of @{entry}", spec) for i, specs in enumerate(self._input_leaves) for spec in specs
         ]
         n_pointers = sum(len(x) for x in self._input_leaves) + len(self._output_leaves)
+        # Each call goes through a trampoline that returns -1, or the size of an
+        # allocation that failed (`runtime/guard.py`).
         if n_pointers > MAX_CTYPES_ARGUMENTS:  # more than ctypes passes: one array of them
-            packed = ctypes.CFUNCTYPE(None, ctypes.c_void_p)(jit.get_function(PACKED_PREFIX + entry))
+            packed = jit.get_function(PACKED_PREFIX + entry)
+            guarded = guard.trampoline(1)
             array_type = ctypes.c_void_p * n_pointers
 
-            def call_packed(*pointers: int) -> None:
+            def call_packed(*pointers: int) -> int:
                 array = array_type(*pointers)  # alive until the call returns
-                packed(ctypes.addressof(array))
+                return guarded(packed, ctypes.addressof(array))
 
-            self._function = call_packed
+            self._function: Callable[..., int] = call_packed
         else:
-            prototype = ctypes.CFUNCTYPE(None, *([ctypes.c_void_p] * n_pointers))
-            self._function = prototype(jit.get_function(entry))
+            address = jit.get_function(entry)
+            guarded = guard.trampoline(n_pointers)
+            self._function = functools.partial(guarded, address)
         self.largest_allocation = largest_allocation_bytes
         """The largest buffer the code allocates, checked before each run: compiled code
         cannot unwind, so an allocation that must fail is refused before it starts."""
@@ -255,8 +259,12 @@ class Executable:
                 f"machine's memory and swap ({memory_limit()} bytes)"
             )
         host_io.begin_run()
-        with _threads.use_threads(self.threads):
-            self._function(*[_address(a) for a in arrays], *[_address(r) for r in results])
+        with _threads.use_threads(self.threads), allocator.CACHE.tracking() as handed_out:
+            failed = self._function(*[_address(a) for a in arrays], *[_address(r) for r in results])
+            if failed != guard.NOT_FAILED:  # the code jumped back from a failed allocation
+                allocator.CACHE.release_all(handed_out)
+                host_io.take_error()
+                raise guard.OutOfMemoryError(guard.failure_message(failed, self.entry))
         host_io.end_run()  # raises what a host op (infeed, custom call, ...) recorded
         return results
 

@@ -37,7 +37,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
-from runtime import allocator, host_io, threads  # noqa: F401 (allocator, threads bind __xla_alloc/__xla_free, __xla_parallel_for at import)
+from runtime import allocator, guard, host_io, threads  # noqa: F401 (allocator, threads bind __xla_alloc/__xla_free, __xla_parallel_for at import)
 from runtime.llvm_backend import convert_module
 from runtime.timing import TimingReport
 
@@ -252,6 +252,7 @@ def compile_llvm_ir(
             optimize(mod, tm, opt_level)
     optimized = str(mod)
     sites = host_io.bind_new_sites()  # the runtime calls the lowering described
+    guard.bind()  # __xla_alloc_failed: jumps back to the entry's trampoline (before the pool, which uses it)
     threads.bind_parallel_for(compile_llvm_ir)  # __xla_parallel_for: the native pool, compiled on first use
     _check_symbols(mod)
     with report.phase("LLVM: code generation (MCJIT)"):
@@ -285,6 +286,7 @@ def load_object_code(
     """A `JitModule` from object code `compile_llvm_ir` generated before (with the
     same target): MCJIT loads it instead of compiling anything."""
     tm = create_target_machine(opt_level)
+    guard.bind()
     threads.bind_parallel_for(compile_llvm_ir)
     mod = llvm_binding.parse_assembly("")
     mod.triple = tm.triple

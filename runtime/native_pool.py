@@ -19,6 +19,11 @@ its futex, so regions of ~10-20 us of work are worth splitting.
   claiming in this one), and waits until every chunk is done (spinning briefly,
   then on a futex). A chunk is always finished by whoever claimed it, so a worker
   that has no core in time only means the caller runs more chunks itself.
+* Each chunk runs under a return point (`__xla_guarded_body`, `runtime/guard.py`):
+  an allocation that fails in it ends the chunk, the chunks not yet started are
+  skipped, and once the region is over its caller reports the failure
+  (`__xla_alloc_failed`), which returns to the entry's trampoline as a
+  `MemoryError`. A jump never leaves a thread nor a region still running.
 * One region at a time: the pool is taken with a try-lock. A region started while
   the pool is busy (a nested loop inside a body, or a second Python thread calling
   compiled code at the same time) runs serially on the thread that reached it: no
@@ -84,6 +89,10 @@ _IR = r"""
 @key = internal global i32 0, align 4
 @default_threads = internal global i64 1, align 8
 @spin_ns = internal global i64 {spin_ns}, align 8
+@failed = internal global i64 -1, align 64
+
+declare i64 @__xla_guarded_body(ptr, ptr, i64, i64)
+declare void @__xla_alloc_failed(i64)
 
 declare i64 @syscall(i64, ...)
 declare i32 @pthread_create(ptr, ptr, ptr, ptr)
@@ -183,7 +192,17 @@ run:
   %idx1 = add i64 %idx, 1
   %b = mul i64 %idx1, %n
   %hi = udiv i64 %b, %ch
-  call void %body(ptr %ctx, i64 %lo, i64 %hi)
+  %f0 = load atomic i64, ptr @failed monotonic, align 8
+  %skip = icmp ne i64 %f0, -1
+  br i1 %skip, label %count, label %call
+call:
+  %lost = call i64 @__xla_guarded_body(ptr %body, ptr %ctx, i64 %lo, i64 %hi)
+  %bad = icmp ne i64 %lost, -1
+  br i1 %bad, label %record, label %count
+record:
+  cmpxchg ptr @failed, i64 -1, i64 %lost seq_cst seq_cst, align 8
+  br label %count
+count:
   %old = atomicrmw add ptr @done, i32 1 seq_cst, align 4
   %new = add i32 %old, 1
   %ch32 = trunc i64 %ch to i32
@@ -308,6 +327,7 @@ publish:
   store i64 %n, ptr @job_n, align 8
   store atomic i32 0, ptr @done monotonic, align 4
   store atomic i32 0, ptr @waiting monotonic, align 4
+  store atomic i64 -1, ptr @failed monotonic, align 8
   %gold = load atomic i32, ptr @gen monotonic, align 4
   %gnew = add i32 %gold, 1
   %gn64 = zext i32 %gnew to i64
@@ -342,9 +362,16 @@ block:
   call void @futex_wait(ptr @done, i32 %d2)
   br label %wait
 finish:
+  %size = load atomic i64, ptr @failed seq_cst, align 8
   store atomic i32 0, ptr @waiting monotonic, align 4
   store atomic i32 0, ptr @busy release, align 4
-  br label %ret
+  %lost = icmp ne i64 %size, -1
+  br i1 %lost, label %report, label %ret
+report:
+  ; a chunk's allocation failed (on any thread): report it here, on the
+  ; caller's stack, now that no chunk runs (runtime/guard.py)
+  call void @__xla_alloc_failed(i64 %size)
+  unreachable
 serial:
   call void %body(ptr %ctx, i64 0, i64 %n)
   br label %ret

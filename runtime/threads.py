@@ -67,7 +67,7 @@ from typing import Any
 import llvmlite.binding as llvm_binding
 
 from lowering.parallel import PARALLEL_FOR_SYMBOL
-from runtime import host_io, native_pool
+from runtime import guard, host_io, native_pool
 
 THREADS_ENV = "XLA_DIALECT_THREADS"
 """Environment variable overriding the default thread count."""
@@ -203,7 +203,7 @@ def _run_chunk(body: Any, ctx: int, lo: int, hi: int) -> BaseException | None:
     saved = host_io.take_error()
     _LOCAL.depth += 1
     try:
-        body(ctx, lo, hi)
+        _report_failure(body(ctx, lo, hi))
     except BaseException as err:  # noqa: BLE001 (a ctypes failure: report it, never unwind)
         host_io.record_error(host_io.HostIOError(f"parallel loop: {type(err).__name__}: {err}"))
     finally:
@@ -315,10 +315,20 @@ _BODIES: dict[int, Any] = {}
 
 
 def _body(address: int) -> Any:
+    """`body(ctx, lo, hi) -> int` running the loop body at `address` under a return
+    point (`runtime/guard.py`): -1, or the size of an allocation that failed. No
+    jump may cross this module's Python frames."""
     body = _BODIES.get(address)
     if body is None:
-        body = _BODIES[address] = BODY_PROTOTYPE(address)
+        guarded = guard.guarded_body()
+        body = _BODIES[address] = lambda ctx, lo, hi: guarded(address, ctx, lo, hi)
     return body
+
+
+def _report_failure(failed: int) -> None:
+    """A chunk whose allocation failed: an error of the run (the call then raises)."""
+    if failed != guard.NOT_FAILED:
+        host_io.record_error(guard.OutOfMemoryError(guard.failure_message(failed)))
 
 
 def parallel_for(body_address: int, ctx: int, n: int, grain: int) -> None:
@@ -336,7 +346,7 @@ def parallel_for(body_address: int, ctx: int, n: int, grain: int) -> None:
     if len(bounds) == 1:
         _LOCAL.depth += 1
         try:
-            body(ctx, 0, n)
+            _report_failure(body(ctx, 0, n))
         finally:
             _LOCAL.depth -= 1
         return

@@ -7,6 +7,7 @@ do (`#stablehlo<comparison_direction LT>`). Structs print as keyword lists,
 
 from __future__ import annotations
 
+import math
 from collections.abc import Sequence
 from typing import ClassVar
 
@@ -25,6 +26,7 @@ from xdsl.ir import Attribute, ParametrizedAttribute, SpacedOpaqueSyntaxAttribut
 from xdsl.irdl import irdl_attr_definition
 from xdsl.parser import AttrParser
 from xdsl.printer import Printer
+from xdsl.utils.exceptions import VerifyException
 from xdsl.utils.str_enum import StrEnum
 
 # ---------------------------------------------------------------------------
@@ -378,6 +380,17 @@ class ResultAccuracyAttr(KeywordStructAttr):
     rtol: Attribute
     ulps: IntAttr
     mode: Attribute
+
+    def verify(self) -> None:
+        """StableHLO's rules: no negative tolerance, and none at all with mode DEFAULT
+        or HIGHEST (tolerances belong to mode TOLERANCE)."""
+        super().verify()
+        tolerances = [a.value.data for a in (self.atol, self.rtol) if isinstance(a, FloatAttr)]
+        if any(t < 0 or (t == 0 and math.copysign(1.0, t) < 0) for t in tolerances) or self.ulps.data < 0:
+            raise VerifyException("Negative tolerance")
+        mode = self.mode.data.value if isinstance(self.mode, ResultAccuracyModeAttr) else "DEFAULT"
+        if mode in ("DEFAULT", "HIGHEST") and (any(t != 0 for t in tolerances) or self.ulps.data != 0):
+            raise VerifyException(f"Invalid tolerances for ResultAccuracyAttr with mode {mode}, must be all zero.")
 
 
 @irdl_attr_definition

@@ -99,6 +99,10 @@ def splat_element(array: np.ndarray) -> np.ndarray | None:
     return np.asarray(first) if bool((raw == raw[0]).all()) else None
 
 
+_BITWISE = (np.dtype(ml_dtypes.bfloat16),)
+"""Float dtypes NumPy does not call floats whose bytes are the element's encoding."""
+
+
 def from_numpy(array: np.ndarray, tensor_type: TensorType[Attribute]) -> DenseIntOrFPElementsAttr:
     """A dense literal of `tensor_type` holding `array` (one stored element when all
     elements have the same bits: -0.0 beside 0.0 is not a splat)."""
@@ -106,6 +110,11 @@ def from_numpy(array: np.ndarray, tensor_type: TensorType[Attribute]) -> DenseIn
     splat = splat_element(array) if array.size > 1 else None
     flat = splat.reshape(1) if splat is not None else array.reshape(-1)
     element = tensor_type.get_element_type()
+    bitwise = flat.dtype.kind in "fc" or flat.dtype in _BITWISE
+    if bitwise and flat.dtype == numpy_dtype(element) and flat.dtype.itemsize in (2, 4, 8, 16):
+        # the stored bytes as they are: through Python floats, a signalling NaN of
+        # f32/f16/bf16 would be quieted (and the float detour costs time)
+        return DenseIntOrFPElementsAttr(tensor_type, BytesAttr(np.ascontiguousarray(flat).tobytes()))  # pyright: ignore
     if flat.dtype.kind == "c":
         values: list = [(float(v.real), float(v.imag)) for v in flat]
     elif flat.dtype.kind == "b" or flat.dtype.kind in "iu" or isinstance(element, IntegerType):

@@ -13,7 +13,18 @@ elements decode hex as bits; it runs when the dialect is imported and is checked
 
 from __future__ import annotations
 
-from xdsl.dialects.builtin import AnyFloat, ComplexType
+import math
+import struct
+
+from xdsl.dialects.builtin import (
+    AnyFloat,
+    BFloat16Type,
+    ComplexType,
+    Float16Type,
+    Float32Type,
+    FloatAttr,
+    FloatData,
+)
 from xdsl.ir import Operation
 from xdsl.parser.attribute_parser import AttrParser
 from xdsl.printer import Printer
@@ -134,7 +145,7 @@ def install_mlir_printing() -> None:
 
     def print_float(self: Printer, value: float, type: AnyFloat) -> None:
         try:
-            raw = type.pack((value,))
+            raw = float_bits(value, type).to_bytes(type.compile_time_size, "little")
         except (ValueError, TypeError, OverflowError, NotImplementedError):
             raw = None
         text = None if raw is None else mlir_float_text(value, type, raw)
@@ -172,7 +183,75 @@ def install_cached_literal_constraint() -> None:
     attribute_parser.base = base  # pyright: ignore[reportAttributeAccessIssue]
 
 
+_MANTISSA_BITS: dict[type, int] = {Float32Type: 23, Float16Type: 10, BFloat16Type: 7}
+"""Float types narrower than f64 whose NaNs a Python float can hold exactly."""
+
+
+def widen_nan(bits: int, element_type: AnyFloat) -> float | None:
+    """The f64 (a Python float) holding the NaN `bits` of a narrower type exactly: its
+    sign, quiet bit and payload moved to the top of f64's mantissa, as `fpext` would
+    without quieting. None if `bits` is no NaN of such a type."""
+    mantissa = _MANTISSA_BITS.get(type(element_type))
+    if mantissa is None:
+        return None
+    width = element_type.bitwidth
+    exponent_mask = (1 << (width - 1 - mantissa)) - 1
+    fraction = bits & ((1 << mantissa) - 1)
+    if (bits >> mantissa) & exponent_mask != exponent_mask or fraction == 0:
+        return None
+    sign = (bits >> (width - 1)) & 1
+    wide = (sign << 63) | (0x7FF << 52) | (fraction << (52 - mantissa))
+    return struct.unpack("<d", wide.to_bytes(8, "little"))[0]
+
+
+def float_bits(value: float, element_type: AnyFloat) -> int:
+    """The bits of `value` in `element_type`. A NaN keeps its sign, quiet bit and the top
+    of its payload (struct's narrowing of a double sets the quiet bit)."""
+    mantissa = _MANTISSA_BITS.get(type(element_type))
+    if mantissa is not None and math.isnan(value):
+        width = element_type.bitwidth
+        wide = int.from_bytes(struct.pack("<d", value), "little")
+        fraction = (wide & ((1 << 52) - 1)) >> (52 - mantissa) or 1 << (mantissa - 1)
+        exponent = ((1 << (width - 1 - mantissa)) - 1) << mantissa
+        return ((wide >> 63) << (width - 1)) | exponent | fraction
+    return int.from_bytes(element_type.pack((value,)), "little")
+
+
+def install_exact_float_nans() -> None:
+    """Keep a signalling NaN of f32/f16/bf16 in a `FloatAttr` (`arith.constant
+    0x7F800001 : f32`). xDSL 0.74 reads the hex pattern through a C float, rounds every
+    value through `pack`/`unpack`, and prints through `pack`: each step sets the quiet
+    bit (`0x7FC00001`). The attribute now holds the exactly widened f64 (`widen_nan`),
+    and the printer narrows it back bit for bit (`float_bits`)."""
+    if getattr(FloatAttr, "_xla_exact_nans", False):
+        return
+    original_init = FloatAttr.__init__
+    original_parse = AttrParser.parse_optional_builtin_int_or_float_attr
+
+    def init(self, data, type):  # type: ignore[no-untyped-def]
+        value = data.data if isinstance(data, FloatData) else data
+        if isinstance(value, float) and math.isnan(value) and type.__class__ in _MANTISSA_BITS:
+            exact = widen_nan(float_bits(value, type), type)
+            super(FloatAttr, self).__init__(FloatData(exact), type)
+            return
+        original_init(self, data, type)
+
+    def parse(self):  # type: ignore[no-untyped-def]
+        text = self._current_token.text
+        attr = original_parse(self)
+        if isinstance(attr, FloatAttr) and text[:2].lower() == "0x":
+            exact = widen_nan(int(text, 16), attr.type)
+            if exact is not None:
+                return FloatAttr(exact, attr.type)
+        return attr
+
+    FloatAttr.__init__ = init  # pyright: ignore[reportAttributeAccessIssue]
+    AttrParser.parse_optional_builtin_int_or_float_attr = parse  # pyright: ignore[reportAttributeAccessIssue]
+    FloatAttr._xla_exact_nans = True  # pyright: ignore[reportAttributeAccessIssue]
+
+
 install_hex_float_literals()
+install_exact_float_nans()
 install_dense_literals()
 install_rank0_reshapes()
 install_mlir_printing()

@@ -13,6 +13,14 @@ the text is cut short) and goes through the stages a user runs: parse and verify
 `-p lower-to-llvm`, and (unless `--no-run`) `compile()` and a call with zeroed
 arguments, in a forked child so that a crash or a hang is seen, not suffered.
 
+With the compile stage, half of the mutants are gentle (`mutate_gently`: an element
+type or a dimension changed everywhere it is written, a literal changed), which
+keeps more of them valid; `compile()` lowers in the child (the parent does not
+lower the same module twice); the parent compiles one module before forking, so
+that no child repeats the JIT's setup; and each child may add at most
+`CHILD_MEMORY` of address space (a larger buffer meets a failed allocation, which
+must come back as a `MemoryError`).
+
 Clean outcomes are a located diagnostic (`XlaProgramError`, `CompileError`, a
 pass's `DiagnosticException`/`VerifyException`), a `ValueError`/`MemoryError`/`HostIOError` (located: an empty infeed, a missing replica)
 from the executable's checks, or success. Anything else (another exception, a
@@ -135,6 +143,54 @@ def _drop_operand(rng: random.Random, text: str) -> str:
     return text[: m.start()] + text[m.end():]
 
 
+_TYPE_FAMILIES = [["f16", "bf16", "f32", "f64"], ["i8", "i16", "i32", "i64"], ["ui8", "ui32", "ui64"]]
+_DENSE_VALUES = re.compile(r"(?<=dense<)[^<>]*?(?=>)")
+_SMALL_VALUES = ["0", "1", "-1", "2", "3", "-7", "100", "0.5", "-2.5", "1.0e-30", "0x7F800001", "0xFF800000", "127"]
+
+
+def _retype_everywhere(rng: random.Random, text: str) -> str:
+    """One element type becomes another of its family in every place it is written,
+    so that the operands of an op keep agreeing (most such mutants stay valid)."""
+    present = [t for family in _TYPE_FAMILIES for t in family if re.search(rf"\b{t}\b", text)]
+    if not present:
+        return text
+    old = rng.choice(present)
+    family = next(f for f in _TYPE_FAMILIES if old in f)
+    return re.sub(rf"\b{old}\b", rng.choice([t for t in family if t != old]), text)
+
+
+def _resize_everywhere(rng: random.Random, text: str) -> str:
+    """One dimension size becomes another in every shape that has it."""
+    sizes = sorted(set(_DIMS.findall(text)))
+    if not sizes:
+        return text
+    old = rng.choice(sizes)
+    new = rng.choice(["1", "2", "3", "4", "7", "16", "33"])
+    return re.sub(rf"(?<=[<x]){old}(?=x)", new, text)
+
+
+def _revalue(rng: random.Random, text: str) -> str:
+    """A literal in a `dense<...>` becomes another small value (as often valid as not)."""
+    matches = [m for m in _DENSE_VALUES.finditer(text) if m.group(0).strip()]
+    if not matches:
+        return text
+    m = rng.choice(matches)
+    body = m.group(0)
+    numbers = list(_NUMBER.finditer(body))
+    if numbers:
+        n = rng.choice(numbers)
+        body = body[: n.start()] + rng.choice(_SMALL_VALUES) + body[n.end():]
+    return text[: m.start()] + body + text[m.end():]
+
+
+def mutate_gently(rng: random.Random, text: str) -> str:
+    """One or two changes that keep most modules valid (a type or a size changed in
+    every place, a literal value changed), so that more mutants reach `compile()`."""
+    for _ in range(rng.randint(1, 2)):
+        text = (_retype_everywhere, _resize_everywhere, _revalue)[rng.randrange(3)](rng, text)
+    return text
+
+
 def mutate(rng: random.Random, text: str) -> str:
     """One to three random changes of `text`."""
     for _ in range(rng.randint(1, 3)):
@@ -233,10 +289,11 @@ def check_mutant(text: str, report: Report, run: bool, timeout: float) -> None:
         if broken:
             report.add(Finding(stage, "invalid output", broken[0].message, text))
             return
-        stage = "lower-to-llvm"
-        lowered = module.clone()
-        lower_to_llvm(lowered, ctx)
-        report.lowered += 1
+        if not run:  # with `run`, compile() lowers in the child (the same pipeline, once)
+            stage = "lower-to-llvm"
+            lowered = module.clone()
+            lower_to_llvm(lowered, ctx)
+            report.lowered += 1
     except clean:
         return
     except RecursionError as err:
@@ -248,6 +305,7 @@ def check_mutant(text: str, report: Report, run: bool, timeout: float) -> None:
     if run:
         outcome = _compile_and_run_forked(text, timeout)
         if outcome == "compiled":
+            report.lowered += 1
             report.compiled += 1
         elif outcome != "clean":
             report.add(Finding("compile/run", outcome.split(":", 1)[0], outcome, text))
@@ -260,6 +318,7 @@ def _compile_and_run_forked(text: str, timeout: float) -> str:
     pid = os.fork()
     if pid == 0:  # the child: report in one line, exit without cleanup
         os.close(read)
+        _limit_memory(CHILD_MEMORY)
         message = _compile_and_run(text)
         os.write(write, message.encode("utf-8", "replace")[:4000])
         os._exit(0)
@@ -283,6 +342,20 @@ def _compile_and_run_forked(text: str, timeout: float) -> str:
     if not message and status is not None and os.WIFEXITED(status) and os.WEXITSTATUS(status) == 1:
         return "clean"  # compiled code reported a failed allocation and stopped (runtime/allocator.py)
     return message or "exit: the child said nothing"
+
+
+CHILD_MEMORY = 2 << 30
+"""How much address space a compile-and-run child may add to what it inherits: a mutant
+asking for more (an 8 GiB transpose) meets a failed allocation, as on a full machine,
+rather than taking the shared machine's memory."""
+
+
+def _limit_memory(extra: int) -> None:
+    import resource
+
+    with open("/proc/self/statm") as statm:
+        size = int(statm.read().split()[0]) * os.sysconf("SC_PAGE_SIZE")
+    resource.setrlimit(resource.RLIMIT_AS, (size + extra, size + extra))
 
 
 _FUNCTION = re.compile(r"func\.func\s+(?!private\b)@([\w.$-]+)")
@@ -329,22 +402,59 @@ def fuzz(
     timeout: float = 60.0,
     limit: int | None = None,
     every_level: bool = False,
+    progress: float = 0.0,
+    out: Path | None = None,
 ) -> Report:
-    """Mutate and check for `seconds` (or `limit` mutants), reproducibly from `seed`."""
+    """Mutate and check for `seconds` (or `limit` mutants), reproducibly from `seed`.
+    With `run`, half of the mutants are gentle (`mutate_gently`): they keep the
+    module valid more often, so that the compile stage sees more of them."""
     rng = random.Random(seed)
     seeds = corpus(every_level=every_level)
     report = Report()
+    if run:
+        _warm_up()
     end = time.monotonic() + seconds
-    for text in _mutants(rng, seeds):
-        if time.monotonic() >= end or (limit is not None and report.mutants >= limit):
+    next_progress = time.monotonic() + progress if progress else None
+    for text in _mutants(rng, seeds, gentle=0.5 if run else 0.0):
+        now = time.monotonic()
+        if now >= end or (limit is not None and report.mutants >= limit):
             break
+        known = len(report.findings)
         check_mutant(text, report, run, timeout)
+        if len(report.findings) > known:
+            finding = list(report.findings.values())[-1]
+            print(f"finding [{known}]: {finding.signature}", file=sys.stderr, flush=True)
+            if out is not None:
+                _write_finding(out, known, finding)
+        if next_progress is not None and now >= next_progress:
+            print(report.summary(), file=sys.stderr, flush=True)
+            next_progress = now + progress
     return report
 
 
-def _mutants(rng: random.Random, seeds: list[str]) -> Iterator[str]:
+def _write_finding(out: Path, index: int, finding: Finding) -> None:
+    out.mkdir(parents=True, exist_ok=True)
+    (out / f"finding_{index}.mlir").write_text(f"// {finding.signature}\n{finding.mutant}\n")
+
+
+def _mutants(rng: random.Random, seeds: list[str], gentle: float = 0.0) -> Iterator[str]:
     while seeds:
-        yield mutate(rng, rng.choice(seeds))
+        text = rng.choice(seeds)
+        yield mutate_gently(rng, text) if rng.random() < gentle else mutate(rng, text)
+
+
+def _warm_up() -> None:
+    """Compile and run one small module in this process before forking children: the
+    JIT's setup and the native thread pool (most of a second) are then done once and
+    inherited, not repeated by every child. The disk cache is turned off so that the
+    mutants' code does not fill the user's cache."""
+    import numpy as np
+
+    from xla_tools import compile
+
+    os.environ["XLA_DIALECT_CACHE"] = "0"
+    text = "func.func @main(%a: tensor<4xf32>) -> tensor<4xf32> {\n  %0 = xla.add %a, %a : tensor<4xf32>\n  return %0 : tensor<4xf32>\n}"
+    compile(text, opt_level=0)(np.ones(4, np.float32))
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -356,18 +466,16 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--timeout", type=float, default=60.0, help="seconds per compile and run")
     parser.add_argument("--every-level", action="store_true", help="seed with linalg/memref/vector lit inputs too")
     parser.add_argument("--out", type=Path, default=None, help="write each distinct finding to DIR")
+    parser.add_argument("--progress", type=float, default=0.0, help="print the counts every N seconds (stderr)")
     args = parser.parse_args(argv)
     sys.setrecursionlimit(max(sys.getrecursionlimit(), 5000))
     report = fuzz(
         args.seconds, args.seed, run=not args.no_run, timeout=args.timeout, limit=args.limit,
-        every_level=args.every_level,
+        every_level=args.every_level, progress=args.progress, out=args.out,
     )
     print(report.summary())
     for index, finding in enumerate(report.findings.values()):
         print(f"[{index}] {finding.signature}")
-        if args.out is not None:
-            args.out.mkdir(parents=True, exist_ok=True)
-            (args.out / f"finding_{index}.mlir").write_text(f"// {finding.signature}\n{finding.mutant}\n")
     return 1 if report.findings else 0
 
 

@@ -19,12 +19,14 @@ error asking for `arith-emulate-unsupported-floats`.
 
 from __future__ import annotations
 
+import math
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, llvm
 from xdsl.dialects.builtin import (
     AnyFloat,
     DenseIntOrFPElementsAttr,
+    Float16Type,
     Float32Type,
     Float64Type,
     FloatAttr,
@@ -63,6 +65,7 @@ from lowering.to_llvm.common import (
 from lowering.to_llvm.index import index_cast
 from lowering.to_llvm.vector_compare import FCmpOp, SelectOp
 from xla_dialect.diagnostics import LoweringError
+from xla_dialect.xdsl_compat import float_bits
 
 
 def llvm_fastmath(attr: Attribute | None) -> llvm.FastMathAttr:
@@ -195,7 +198,7 @@ def _constant(op: Operation, args: list[SSAValue], t: Attribute) -> Built:
     value = op.value
     if is_bf16(op.result.type):  # the bit patterns, as i16
         if isinstance(value, FloatAttr):
-            return _single(int_constant(bf16_bits(value.value.data), BF16_STORAGE_TYPE))
+            return _single(int_constant(float_bits(value.value.data, value.type), BF16_STORAGE_TYPE))
         if isinstance(value, DenseIntOrFPElementsAttr) and isinstance(t, VectorType):
             bits = [normalize_int(bf16_bits(v), 16) for v in value.get_values()]  # type: ignore[arg-type]
             return _single(llvm.ConstantOp(DenseIntOrFPElementsAttr.from_list(t, bits), t))  # type: ignore[arg-type]
@@ -208,7 +211,12 @@ def _constant(op: Operation, args: list[SSAValue], t: Attribute) -> Built:
         assert isinstance(t, IntegerType)
         value = IntegerAttr(normalize_int(value.value.data, t.width.data), t)
     elif isinstance(value, FloatAttr):
-        pass
+        if math.isnan(value.value.data) and isinstance(t, Float32Type | Float16Type):
+            # LLVM IR spells an f32 constant as the f64 it widens to, and llvmlite narrows
+            # it through a C float first, which quiets a signalling NaN: use its bits
+            bits = int_constant(float_bits(value.value.data, t), IntegerType(t.bitwidth))
+            cast = llvm.BitcastOp(bits.result, t)
+            return [bits, cast], cast.result
     elif isinstance(value, DenseIntOrFPElementsAttr):
         if not isinstance(t, VectorType):
             raise LoweringError(f"cannot lower a constant of type {op.result.type}", op)

@@ -299,8 +299,8 @@ class AllocLowering(RewritePattern):
 
 ALLOCATION_FAILED = "__xla_alloc_failed"
 """`void __xla_alloc_failed(i64 size)`, called when an allocator returns null; it does
-not return (the runtime binds it to a report on stderr and an exit with status 1:
-compiled code cannot unwind to its caller)."""
+not return (the runtime's handler `longjmp`s back to the trampoline the entry was
+called through, which raises `MemoryError` in Python: `runtime/guard.py`)."""
 
 CHECKED_SUFFIX = ".checked"
 

@@ -200,7 +200,9 @@ def lower_gather(cx: Converter, op: GatherOp, builder: Builder) -> Sequence[SSAV
         positions = _index_vector_positions(constant, batch, len(start_index_map), index_vector_dim, indices_rank)
         for d, position in zip(start_index_map, positions, strict=True):
             start = _read_index(b, indices, position, index_element)
-            high = operand_shape[d] - slice_sizes[d]
+            # a collapsed dimension may have slice size 0 (StableHLO allows it) and still
+            # be read at offset 0: clamp as for size 1, so the read stays in bounds
+            high = operand_shape[d] - max(slice_sizes[d], 1)
             coords[d] = _add(b, coords[d], _clamp(b, constant, start, high, unsigned))
         index = [c if c is not None else constant(0) for c in coords]
         return [b.insert(tensor.ExtractOp(operand, index, element)).result]

@@ -44,6 +44,7 @@ from xdsl.dialects.linalg.ops import IndexOp
 from xdsl.ir import Region, SSAValue
 from xdsl.ir.affine import AffineExpr
 
+from lowering.scalar import convert_element
 from lowering.xla_to_linalg.converter import (
     Converter,
     dims_map,
@@ -180,7 +181,14 @@ def lower_select_and_scatter(cx: Converter, op: SelectAndScatterOp, builder: Bui
     init = extract_scalar(builder, cx.get(op.init_value))
     source = cx.get(op.source)
     source_shape = static_shape(source)
-    output = filled(builder, init, result_type)
+    # A promoted `scatter` computes in the result's wider element type: the output
+    # starts as init_value converted, and each source element is converted (exact).
+    narrow, wide = element_type_of(op.operand.type), element_type_of(op.result.type)
+
+    def widen(b: Builder, x: SSAValue) -> SSAValue:
+        return x if narrow == wide else convert_element(b.insert, op, x, narrow, wide)
+
+    output = filled(builder, widen(builder, init), result_type)
     if 0 in shape or 0 in source_shape:
         return [output]
     window, strides, pads = _params(op, rank)
@@ -231,7 +239,7 @@ def lower_select_and_scatter(cx: Converter, op: SelectAndScatterOp, builder: Bui
         chosen = b.insert(tensor.ExtractOp(selection, safe, i64)).result
         mine = b.insert(arith.CmpiOp(chosen, _linear(b, coords, output_strides), "eq")).result
         hit = mine if ok is None else b.insert(arith.AndIOp(ok, mine)).result
-        value = b.insert(tensor.ExtractOp(source, safe, element)).result
+        value = widen(b, b.insert(tensor.ExtractOp(source, safe, element)).result)
         (combined,) = scalar_region_results(op, [acc, value], b, region=scatter_region, captured=captured)
         return [b.insert(arith.SelectOp(hit, combined, acc)).result]
 

@@ -371,7 +371,8 @@ def is_zero(value: SSAValue, *, negative_zero_only: bool = False) -> bool:
         return not bool(np.any(array))
     if array.dtype.kind == "c":
         return False
-    wide = array.astype(np.float64)
+    with np.errstate(invalid="ignore"):  # a signalling NaN sets the invalid flag when widened
+        wide = array.astype(np.float64)
     if negative_zero_only:
         return bool(np.all((wide == 0) & np.signbit(wide)))
     return bool(np.all(wide == 0))

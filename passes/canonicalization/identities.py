@@ -211,7 +211,8 @@ def divide_float_by_constant(op: Operation, rewriter: PatternRewriter) -> None:
     if c == 0 or not np.isfinite(c) or c == 1:
         return
     mantissa, _ = np.frexp(c)
-    reciprocal = np.asarray(1.0 / c, dtype=dtype)
+    with np.errstate(over="ignore"):  # 1/c beyond the type is caught just below
+        reciprocal = np.asarray(1.0 / c, dtype=dtype)
     if abs(mantissa) != 0.5 or float(reciprocal) * c != 1.0 or not np.isfinite(reciprocal):
         return
     if np.finfo(dtype).tiny > abs(float(reciprocal)):

@@ -84,7 +84,7 @@ def _numpy_reducer(name: str, dtype: np.dtype):
     return None
 
 
-@pattern("xla.reduce", "xla.reduce_window")
+@pattern("xla.reduce", "xla.reduce_window", "xla.all_reduce", "xla.reduce_scatter")
 def widen_to_reducer_type(op: Operation, rewriter: PatternRewriter) -> None:
     """Inputs and init values narrower than the element type the reducer computes in
     (a promotable accumulator, as StableHLO allows: bf16 summed in f32) are converted

@@ -155,9 +155,11 @@ def fold_complex_parts(op: Operation, rewriter: PatternRewriter) -> None:
         re, im = values
         assert re is not None and im is not None
         dtype = tensor_dtype(op.results[0].type)
-        replace_with_constant(
-            rewriter, op, (re.astype(np.float64) + 1j * im.astype(np.float64)).astype(dtype)
-        )
+        # Part by part into the complex array (no detour through f64, which would quiet
+        # a signalling NaN and set numpy's invalid flag).
+        value = np.empty(np.broadcast_shapes(re.shape, im.shape), dtype)
+        value.real, value.imag = re, im
+        replace_with_constant(rewriter, op, value)
         return
     (z,) = values
     assert z is not None

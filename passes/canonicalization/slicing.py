@@ -445,6 +445,8 @@ def gather_at_constant_index(op: Operation, rewriter: PatternRewriter) -> None:
         return
     dims = shape_of(operand_type)
     sizes = ints_of(op.properties["slice_sizes"])
+    if int(np.prod(sizes)) != num_elements(op.results[0].type):
+        return  # a collapsed dimension of slice size 0: the slice is empty, the result is not
     start = [0] * len(dims)
     for k, d in enumerate(start_map):
         start[d] = min(max(int(flat[k]), 0), dims[d] - sizes[d])

@@ -19,7 +19,6 @@ communicator compute the same thing.
 
 from __future__ import annotations
 
-import ctypes
 from collections.abc import Callable
 from typing import Any
 
@@ -27,6 +26,7 @@ import numpy as np
 
 from lowering.collectives.abi import Collective, DeviceId, Reduction
 from lowering.host_abi import SiteSpec
+from runtime import guard
 from runtime.collectives.communicator import CollectiveError, Communicator, ReduceOp
 from runtime.collectives.devices import (
     Device,
@@ -39,13 +39,11 @@ from runtime.collectives.devices import (
 Lookup = Callable[[str], int]
 """A function name of the compiled module → the address of its code."""
 
-_COMBINER_PROTOTYPE = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_void_p)
-
 
 def compiled_combine(address: int, size: int, dtype: np.dtype) -> Callable[[np.ndarray, np.ndarray, np.ndarray], None]:
     """`combine(a, b, out)` calling the compiled `@__xla_combine_<n>` on `size`
     elements; shorter pieces (MPI reduces long messages in segments) are padded."""
-    fn = _COMBINER_PROTOTYPE(address)
+    fn = guard.guarded(address, 3, "all_reduce combiner")  # raises if its allocation fails
 
     def combine(a: np.ndarray, b: np.ndarray, out: np.ndarray) -> None:
         n = a.size

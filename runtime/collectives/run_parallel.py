@@ -12,7 +12,6 @@ first device's error, naming the device.
 
 from __future__ import annotations
 
-import ctypes
 import threading
 from typing import Any
 
@@ -20,7 +19,7 @@ import numpy as np
 
 from lowering.collectives.abi import RunParallel
 from lowering.host_abi import SiteSpec
-from runtime import host_io
+from runtime import guard, host_io
 from runtime import threads as _threads
 from runtime.collectives.devices import Device, running_as
 from runtime.collectives.in_process import World
@@ -40,8 +39,8 @@ class RunParallelHandler:
         for row in self.action.programs:
             for program in row:
                 n = program.n_inputs + program.n_outputs
-                prototype = ctypes.CFUNCTYPE(None, *([ctypes.c_void_p] * n))
-                self.functions[program.function] = prototype(lookup(program.function))
+                # under a return point: a failed allocation raises in its thread
+                self.functions[program.function] = guard.guarded(lookup(program.function), n, program.function)
 
     def __call__(self, ins: list[np.ndarray], outs: list[np.ndarray]) -> None:
         grid = self.action.programs

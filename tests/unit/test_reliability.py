@@ -81,38 +81,6 @@ def test_branches_keep_their_successors() -> None:
     assert int(f(np.int32(42))) == 100 and int(f(np.int32(7))) == 7 and int(f(np.int32(3))) == 3
 
 
-FAILED_ALLOCATION = """
-import resource, sys
-import numpy as np
-from xla_tools import compile
-from tests.unit.test_reliability import huge_sum
-
-f = compile(huge_sum(1 << 29))  # a 2 GiB intermediate: below memory and swap
-with open("/proc/self/status") as status:
-    vm = next(int(line.split()[1]) << 10 for line in status if line.startswith("VmSize:"))
-resource.setrlimit(resource.RLIMIT_AS, (vm + (256 << 20), vm + (256 << 20)))
-f(np.float32(1))
-print("returned")
-"""
-
-
-def test_failed_allocation_stops_with_a_message() -> None:
-    """Compiled code checks what its allocators return: a null pointer (here the
-    address-space limit refuses 2 GiB) is reported with its size and the process
-    ends with status 1, instead of writing through it (SIGSEGV)."""
-    import subprocess
-    import sys
-    from pathlib import Path
-
-    root = Path(__file__).resolve().parents[2]
-    done = subprocess.run(
-        [sys.executable, "-c", FAILED_ALLOCATION], cwd=root, capture_output=True, text=True, timeout=300, check=False
-    )
-    assert done.returncode == 1, done.stderr[-2000:]
-    assert "returned" not in done.stdout
-    assert "out of memory: compiled code could not allocate a buffer of 2147483648 bytes" in done.stderr
-
-
 def test_evicted_modules_free_their_engines(monkeypatch: pytest.MonkeyPatch) -> None:
     """The compile cache does not keep what it evicts alive: once an evicted module's
     executable is dropped, its LLVM engine (the native code) is freed. (The memory that
@@ -139,3 +107,17 @@ def test_non_ascii_function_names_compile() -> None:
     text = ADD.replace("@main", '@"ÿdouble"')
     f = compile(text, "ÿdouble", opt_level=0)
     np.testing.assert_array_equal(f(np.ones(3, np.float32)), np.full(3, 2, np.float32))
+
+
+def test_gather_collapsing_a_size_zero_slice_reads_in_bounds() -> None:
+    """A collapsed dimension of slice size 0 is read at offset 0 with its start clamped
+    as for size 1 (a fuzzer finding: canonicalize reshaped the empty slice, a
+    ValueError, and the lowering clamped the start to the operand's end, reading past it)."""
+    text = """func.func @main(%x: tensor<4x2xui32>, %k: tensor<1xi32>) -> tensor<2xui32> {
+  %0 = "xla.gather"(%x, %k) <{dimension_numbers = #xla.gather<offset_dims = [0], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 0>, slice_sizes = array<i64: 0, 2>}> : (tensor<4x2xui32>, tensor<1xi32>) -> tensor<2xui32>
+  func.return %0 : tensor<2xui32>
+}"""
+    f = compile(text, opt_level=0)
+    x = np.arange(8, dtype=np.uint32).reshape(4, 2)
+    for k, row in ((7, 3), (4, 3), (1, 1), (-2, 0)):
+        np.testing.assert_array_equal(f(x, np.array([k], np.int32)), x[row])

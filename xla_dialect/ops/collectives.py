@@ -21,6 +21,7 @@ from collections.abc import Sequence
 from typing import ClassVar
 
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     DenseIntOrFPElementsAttr,
     IntegerAttr,
     IntegerType,
@@ -50,6 +51,7 @@ from xdsl.traits import MemoryReadEffect, MemoryWriteEffect, Pure
 from xla_dialect.attributes import ChannelHandleAttr
 from xla_dialect.diagnostics import require
 from xla_dialect.ops.base import XlaOp, check_element_class, check_tensor
+from xla_dialect.ops.gather_scatter import is_promotable
 from xla_dialect.syntax import build, parse_attr_dict, print_attr_dict
 from xla_dialect.types import (
     element_type_of,
@@ -256,6 +258,30 @@ def check_reduction_region(region: Region, element: Attribute, op_name: str = "c
     )
 
 
+def _check_promotable(name: str, element: Attribute, accumulator: Attribute) -> None:
+    require(
+        is_promotable(element, accumulator),
+        f"{name} element type {format_type(element)} differs from the computation's "
+        f"{format_type(accumulator)}, which must be the same kind, at least as wide",
+    )
+
+
+def _check_result_holds(result: Attribute, operand: Attribute, element: Attribute, index: int) -> None:
+    """Result #index has operand #index's shape (each leaf's, for a tuple) and `element`."""
+    if isinstance(operand, TupleType):
+        expected: Attribute = TupleType(ArrayAttr([tensor(shape_of(m), element) for m in operand.types.data]))
+    else:
+        expected = tensor(shape_of(operand), element)
+    if expected == operand:
+        _check_same_type(result, operand, index)
+        return
+    require(
+        result == expected,
+        f"result #{index} type {format_type(result)} must be {format_type(expected)}: operand "
+        f"#{index}'s shape and the computation's element type {format_type(element)}",
+    )
+
+
 def _region_element(region: Region) -> Attribute | None:
     """The element type of the region's first argument, if it is a tensor."""
     block = region.blocks.first
@@ -356,19 +382,20 @@ class AllReduceOp(CollectiveOp):
             len(self.outputs) == len(self.inputs),
             f"expected {len(self.inputs)} results, one per operand, got {len(self.outputs)}",
         )
-        for i, (r, v) in enumerate(zip(self.outputs, self.inputs)):
-            _check_same_type(r.type, v.type, i)
+        element = _region_element(self.computation)
+        if element is None or any(element_type_of(leaf) == element for leaf in leaves):
+            for i, (r, v) in enumerate(zip(self.outputs, self.inputs)):
+                _check_same_type(r.type, v.type, i)
         self._groups()
         self._check_mode()
-        element = _region_element(self.computation)
         require(element is not None, "computation must take two scalar tensor arguments")
         assert element is not None
         for i, leaf in enumerate(leaves):
-            require(
-                element_type_of(leaf) == element,
-                f"operand array #{i} element type {format_type(element_type_of(leaf))} differs "
-                f"from the computation's {format_type(element)}",
-            )
+            _check_promotable(f"operand array #{i}", element_type_of(leaf), element)
+        # As StableHLO: the computation may work in a wider type of the same kind (a
+        # promotable accumulator), which the results then hold.
+        for i, (r, v) in enumerate(zip(self.outputs, self.inputs)):
+            _check_result_holds(r.type, v.type, element, i)
         check_reduction_region(self.computation, element)
 
 
@@ -445,10 +472,16 @@ class ReduceScatterOp(CollectiveOp):
         _check_dim("scatter_dimension", dim, rank, "operand")
         groups = self._groups()
         self._check_mode()
+        accumulator = _region_element(self.computation) or element_type_of(t)
+        _check_promotable("operand", element_type_of(t), accumulator)
         require(
-            element_type_of(r) == element_type_of(t),
-            f"result element type {format_type(element_type_of(r))} differs from operand "
-            f"element type {format_type(element_type_of(t))}",
+            element_type_of(r) == accumulator,
+            f"result element type {format_type(element_type_of(r))} differs from "
+            + (
+                f"operand element type {format_type(element_type_of(t))}"
+                if accumulator == element_type_of(t)
+                else f"the computation's element type {format_type(accumulator)}"
+            ),
         )
         require(rank_of(r) == rank, f"result rank {rank_of(r)} differs from operand rank {rank}")
         ts, rs = shape_of(t), shape_of(r)
@@ -475,7 +508,7 @@ class ReduceScatterOp(CollectiveOp):
                     f"operand dimension {dim} (size {ts[dim]}) must be a multiple of the "
                     f"result's ({rs[dim]}) times {factor}",
                 )
-        check_reduction_region(self.computation, element_type_of(t))
+        check_reduction_region(self.computation, accumulator)
 
 
 # ---------------------------------------------------------------------------

@@ -17,6 +17,7 @@ from typing import ClassVar
 
 from xdsl.dialects.builtin import (
     ArrayAttr,
+    IntAttr,
     TensorType,
 )
 from xdsl.ir import Attribute, SSAValue, TypeAttribute
@@ -285,11 +286,15 @@ def check_dot_algorithm(algorithm: DotAlgorithmAttr | None) -> None:
     counts = (algorithm.int_value("lhs_component_count"), algorithm.int_value("rhs_component_count"))
     operations = algorithm.int_value("num_primitive_operations")
     known = KNOWN_DOT_ALGORITHMS.get((lhs, rhs, accumulation), ())
+    # As StableHLO: imprecise accumulation is known only for f8 x f8 -> f32.
+    imprecise = isinstance(algorithm.field("allow_imprecise_accumulation"), IntAttr) and bool(
+        algorithm.int_value("allow_imprecise_accumulation")
+    )
     require(
-        counts == (1, 1) and operations in known,
+        counts == (1, 1) and operations in known and (not imprecise or (lhs, rhs, accumulation) == ("f8", "f8", "f32")),
         f"dot algorithm not known to be supported on any hardware: {{lhs: {lhs}, rhs: {rhs}, "
         f"accumulation: {accumulation}, lhs_components: {counts[0]}, rhs_components: {counts[1]}, "
-        f"num_primitive_operations: {operations}}}",
+        f"num_primitive_operations: {operations}" + (", allow_imprecise_accumulation: true}" if imprecise else "}"),
     )
 
 

@@ -282,6 +282,13 @@ class GatherOp(XlaOp):
         batch_iter, offset_iter = iter(batch), iter(offset_sizes)
         for d in range(result_rank):
             out.append(next(offset_iter) if d in offset_dims else next(batch_iter))
+        if all(not is_dynamic(n) and n > 0 for n in out):
+            for d in collapsed:
+                require(
+                    shape[d] != 0,
+                    f"operand dimension {d} (in collapsed_slice_dims) has size 0: the result "
+                    f"{fmt_list(out)} would have no element to read",
+                )
         return tensor(out, element_type_of(operand))
 
     def verify_(self) -> None:

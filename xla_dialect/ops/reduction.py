@@ -134,10 +134,20 @@ def reducer_elements(
 
 
 def narrower_reducer_operands(op: Operation) -> list[tuple[int, Attribute]]:
-    """The operands of a `reduce`/`reduce_window` (its index, the type it must be
+    """The operands of a `reduce`/`reduce_window`/`all_reduce`/`reduce_scatter` (its index, the type it must be
     converted to) narrower than the element type its reducer computes in; converting
     them (`xla.convert`, exact) gives the same results with one element type per input,
     the form the lowerings and simplifications expect."""
+    from xla_dialect.ops.collectives import AllReduceOp, ReduceScatterOp
+
+    if isinstance(op, (AllReduceOp, ReduceScatterOp)) and op.computation.blocks:
+        # the operands only: the results already hold the computation's type
+        wide = element_type_of(op.computation.block.args[0].type)
+        return [
+            (index, tensor(shape_of(value.type), wide))
+            for index, value in enumerate(op.operands)
+            if is_tensor(value.type) and element_type_of(value.type) != wide
+        ]
     if not isinstance(op, (ReduceOp, ReduceWindowOp)) or not op.body.blocks:
         return []
     n = len(op.inputs)
@@ -582,8 +592,18 @@ class SelectAndScatterOp(XlaOp):
         )
         s = scalar(element)
         check_region(self.select, "select", [s, s], [scalar(i1)])
-        check_region(self.scatter, "scatter", [s, s], [s])
-        self.check_result_types([self.operand.type])
+        # As StableHLO: `scatter` may compute in a wider type of the same kind (its
+        # promotable accumulator), which the result then holds.
+        args, _ = region_signature(self.scatter, "scatter")
+        accumulator = element_type_of(args[0]) if args and is_tensor(args[0]) else element
+        require(
+            is_promotable(element, accumulator),
+            f"scatter element type {format_type(accumulator)} cannot hold the operand element type "
+            f"{format_type(element)} (it must be the same kind, at least as wide)",
+        )
+        a = scalar(accumulator)
+        check_region(self.scatter, "scatter", [a, a], [a])
+        self.check_result_types([tensor(shape_of(self.operand.type), accumulator)])
 
 
 # ---------------------------------------------------------------------------

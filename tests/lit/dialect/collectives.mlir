@@ -107,3 +107,23 @@ func.func @reduce_scatter(%x: tensor<2x4xi64>) -> tensor<2x2xi64> {
   }) {scatter_dimension = 1 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>, channel_handle = #xla.channel_handle<handle = 1, type = 0>} : (tensor<2x4xi64>) -> tensor<2x1xi64>
   func.return %0 : tensor<2x2xi64>
 }
+
+// all_reduce and reduce_scatter may compute in a wider type of the same kind
+// (StableHLO's promotable accumulator); the results hold it.
+// CHECK-LABEL: func.func @collectives_promoted
+// CHECK:       : (tensor<3xbf16>) -> tensor<3xf32>
+// CHECK:       : (tensor<4xi8>) -> tensor<2xi32>
+func.func @collectives_promoted(%h: tensor<3xbf16>, %b: tensor<4xi8>) -> (tensor<3xf32>, tensor<2xi32>) {
+  %0 = "xla.all_reduce"(%h) ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %s = xla.add %x, %y : tensor<f32>
+    xla.return %s : tensor<f32>
+  }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<3xbf16>) -> tensor<3xf32>
+  %1 = "xla.reduce_scatter"(%b) ({
+  ^bb0(%x: tensor<i32>, %y: tensor<i32>):
+    %s = xla.add %x, %y : tensor<i32>
+    xla.return %s : tensor<i32>
+  }) {scatter_dimension = 0 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<4xi8>) -> tensor<2xi32>
+  func.return %0, %1 : tensor<3xf32>, tensor<2xi32>
+}
+

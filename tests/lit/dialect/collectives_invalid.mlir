@@ -100,8 +100,9 @@ func.func @all_reduce_result_type(%x: tensor<4xi64>) {
 
 // -----
 
+// i32 summed in i64 is valid (a promotable accumulator), but the result then holds i64.
 func.func @all_reduce_element_type(%x: tensor<4xi32>) {
-  // expected-error @+1 {{operand array #0 element type i32 differs from the computation's i64}}
+  // expected-error @+1 {{result #0 type tensor<4xi32> must be tensor<4xi64>: operand #0's shape and the computation's element type i64}}
   %0 = "xla.all_reduce"(%x) ({
     ^bb0(%a: tensor<i64>, %b: tensor<i64>):
       %s = xla.add %a, %b : tensor<i64>
@@ -407,7 +408,7 @@ func.func @reduce_scatter_element(%x: tensor<2x4xi64>) {
 // -----
 
 func.func @reduce_scatter_region(%x: tensor<2x4xi64>) {
-  // expected-error @+1 {{computation must take two tensor<i64> arguments, got (tensor<f32>, tensor<f32>)}}
+  // expected-error @+1 {{operand element type i64 differs from the computation's f32, which must be the same kind, at least as wide}}
   %0 = "xla.reduce_scatter"(%x) ({
     ^bb0(%a: tensor<f32>, %b: tensor<f32>):
       %s = xla.add %a, %b : tensor<f32>
@@ -447,5 +448,65 @@ func.func @all_reduce_two_blocks(%x: tensor<4xi64>) {
 func.func @all_to_all_empty_groups(%x: tensor<2x4xi64>) {
   // expected-error @+1 {{split_count 2 must equal the size 0 of each replica group}}
   %0 = "xla.all_to_all"(%x) {split_dimension = 1 : i64, concat_dimension = 0 : i64, split_count = 2 : i64, replica_groups = dense<> : tensor<0x0xi64>} : (tensor<2x4xi64>) -> tensor<4x2xi64>
+  func.return
+}
+
+// -----
+
+func.func @all_reduce_narrower_computation(%a: tensor<3xf32>) {
+  // expected-error @+1 {{operand array #0 element type f32 differs from the computation's bf16, which must be the same kind, at least as wide}}
+  %0 = "xla.all_reduce"(%a) ({
+  ^bb0(%x: tensor<bf16>, %y: tensor<bf16>):
+    %s = xla.add %x, %y : tensor<bf16>
+    xla.return %s : tensor<bf16>
+  }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<3xf32>) -> tensor<3xbf16>
+  func.return
+}
+
+// -----
+
+func.func @all_reduce_computation_of_another_kind(%a: tensor<3xi8>) {
+  // expected-error @+1 {{operand array #0 element type i8 differs from the computation's f32, which must be the same kind, at least as wide}}
+  %0 = "xla.all_reduce"(%a) ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %s = xla.add %x, %y : tensor<f32>
+    xla.return %s : tensor<f32>
+  }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<3xi8>) -> tensor<3xf32>
+  func.return
+}
+
+// -----
+
+func.func @all_reduce_promoted_result(%a: tensor<3xbf16>) {
+  // expected-error @+1 {{result #0 type tensor<3xbf16> must be tensor<3xf32>: operand #0's shape and the computation's element type f32}}
+  %0 = "xla.all_reduce"(%a) ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %s = xla.add %x, %y : tensor<f32>
+    xla.return %s : tensor<f32>
+  }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<3xbf16>) -> tensor<3xbf16>
+  func.return
+}
+
+// -----
+
+func.func @reduce_scatter_narrower_computation(%a: tensor<4xi32>) {
+  // expected-error @+1 {{operand element type i32 differs from the computation's i8, which must be the same kind, at least as wide}}
+  %0 = "xla.reduce_scatter"(%a) ({
+  ^bb0(%x: tensor<i8>, %y: tensor<i8>):
+    %s = xla.add %x, %y : tensor<i8>
+    xla.return %s : tensor<i8>
+  }) {scatter_dimension = 0 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<4xi32>) -> tensor<2xi8>
+  func.return
+}
+
+// -----
+
+func.func @reduce_scatter_promoted_result(%a: tensor<4xi8>) {
+  // expected-error @+1 {{result element type i8 differs from the computation's element type i32}}
+  %0 = "xla.reduce_scatter"(%a) ({
+  ^bb0(%x: tensor<i32>, %y: tensor<i32>):
+    %s = xla.add %x, %y : tensor<i32>
+    xla.return %s : tensor<i32>
+  }) {scatter_dimension = 0 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<4xi8>) -> tensor<2xi8>
   func.return
 }

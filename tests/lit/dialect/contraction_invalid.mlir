@@ -533,3 +533,12 @@ func.func @dot_algorithm_with_precision(%a: tensor<4xf32>, %b: tensor<4xf32>) ->
   %0 = xla.dot_general %a, %b, contracting_dims = [0] x [0], precision = [HIGHEST, DEFAULT], algorithm = <lhs_precision_type = bf16, rhs_precision_type = bf16, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 6> : (tensor<4xf32>, tensor<4xf32>) -> tensor<f32>
   func.return %0 : tensor<f32>
 }
+
+// -----
+
+// Imprecise accumulation is known only for f8 x f8 -> f32 (StableHLO's rule).
+func.func @dot_algorithm_imprecise_f32(%a: tensor<2x2xf32>, %b: tensor<2x2xf32>) -> tensor<2x2xf32> {
+  // expected-error @+1 {{dot algorithm not known to be supported on any hardware: {lhs: f32, rhs: f32, accumulation: f32, lhs_components: 1, rhs_components: 1, num_primitive_operations: 1, allow_imprecise_accumulation: true}}}
+  %0 = "stablehlo.dot_general"(%a, %b) <{dot_dimension_numbers = #stablehlo.dot<lhs_contracting_dimensions = [1], rhs_contracting_dimensions = [0]>, algorithm = #stablehlo.dot_algorithm<lhs_precision_type = f32, rhs_precision_type = f32, accumulation_type = f32, lhs_component_count = 1, rhs_component_count = 1, num_primitive_operations = 1, allow_imprecise_accumulation = true>}> : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>
+  func.return %0 : tensor<2x2xf32>
+}

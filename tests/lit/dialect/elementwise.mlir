@@ -178,7 +178,7 @@ func.func @conversions(%f: tensor<4xf32>, %d: tensor<2xf64>, %u: tensor<4x2xui8>
 func.func @extra_attributes(%a: tensor<4xf32>) {
   // CHECK-NEXT: %0 = xla.add %a, %a {mhlo.sharding = "{replicated}"} : tensor<4xf32>
   %0 = xla.add %a, %a {mhlo.sharding = "{replicated}"} : tensor<4xf32>
-  // CHECK-NEXT: %1 = xla.exponential %a {result_accuracy = #xla.result_accuracy<ulps = 1>} : tensor<4xf32>
-  %1 = xla.exponential %a {result_accuracy = #xla.result_accuracy<ulps = 1>} : tensor<4xf32>
+  // CHECK-NEXT: %1 = xla.exponential %a {result_accuracy = #xla.result_accuracy<ulps = 1, mode = #xla.result_accuracy_mode<TOLERANCE>>} : tensor<4xf32>
+  %1 = xla.exponential %a {result_accuracy = #xla.result_accuracy<ulps = 1, mode = #xla.result_accuracy_mode<TOLERANCE>>} : tensor<4xf32>
   func.return
 }

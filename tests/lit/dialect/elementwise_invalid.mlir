@@ -583,3 +583,30 @@ func.func @f(%a: tensor<4xf32>) {
   %0 = xla.reduce_precision %a, format = e5x10 : tensor<4xf32>
   func.return
 }
+
+// -----
+
+// result_accuracy as StableHLO verifies it: tolerances only with mode TOLERANCE,
+// never negative (-0.0 counts as negative, as APFloat's isNegative).
+func.func @accuracy_highest_with_tolerances(%x: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{Invalid tolerances for ResultAccuracyAttr with mode HIGHEST, must be all zero.}}
+  %0 = "stablehlo.cbrt"(%x) {result_accuracy = #stablehlo.result_accuracy<atol = 1.0, rtol = 0.0, ulps = 4, mode = #stablehlo.result_accuracy_mode<HIGHEST>>} : (tensor<f32>) -> tensor<f32>
+  func.return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @accuracy_default_with_ulps(%x: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{Invalid tolerances for ResultAccuracyAttr with mode DEFAULT, must be all zero.}}
+  %0 = "stablehlo.tanh"(%x) {result_accuracy = #stablehlo.result_accuracy<ulps = 2, mode = #stablehlo.result_accuracy_mode<DEFAULT>>} : (tensor<f32>) -> tensor<f32>
+  func.return %0 : tensor<f32>
+}
+
+// -----
+
+func.func @accuracy_negative_tolerance(%x: tensor<f32>) -> tensor<f32> {
+  // expected-error @+1 {{Negative tolerance}}
+  %0 = "stablehlo.exponential"(%x) {result_accuracy = #stablehlo.result_accuracy<rtol = -0.0, mode = #stablehlo.result_accuracy_mode<TOLERANCE>>} : (tensor<f32>) -> tensor<f32>
+  func.return %0 : tensor<f32>
+}
+

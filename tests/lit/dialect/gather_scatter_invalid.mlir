@@ -639,3 +639,12 @@ func.func @case63(%x: tensor<3x4x2xi64>, %i: tensor<2x3x2xi64>, %u: tensor<2x3x2
   }) {scatter_dimension_numbers = #xla.scatter<update_window_dims = [2, 3], inserted_window_dims = [0], scatter_dims_to_operand_dims = [1, 0], index_vector_dim = 2>} : (tensor<3x4x2xi64>, tensor<2x3x2xi64>, tensor<2x3x2x2xi64>) -> tensor<3x4x3xi64>
   func.return
 }
+
+// -----
+
+// A collapsed dimension of size 0 cannot be read, yet the result has elements.
+func.func @collapsed_empty_dimension(%x: tensor<0x2xui32>, %k: tensor<1xi32>) {
+  // expected-error @+1 {{operand dimension 0 (in collapsed_slice_dims) has size 0: the result [2] would have no element to read}}
+  %0 = "xla.gather"(%x, %k) <{dimension_numbers = #xla.gather<offset_dims = [0], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 0>, slice_sizes = array<i64: 0, 2>}> : (tensor<0x2xui32>, tensor<1xi32>) -> tensor<2xui32>
+  func.return
+}

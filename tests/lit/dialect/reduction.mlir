@@ -216,3 +216,20 @@ func.func @reduce_window_promoted(%a: tensor<6xi8>, %init: tensor<i16>) -> tenso
   }) {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>} : (tensor<6xi8>, tensor<i16>) -> tensor<3xi32>
   func.return %0 : tensor<3xi32>
 }
+
+// select_and_scatter's scatter may compute in a wider type too (select stays in the
+// operand's); the result holds the scatter's type.
+// CHECK-LABEL: func.func @select_and_scatter_promoted
+// CHECK:       : (tensor<4x2xi8>, tensor<2x2xi8>, tensor<i8>) -> tensor<4x2xi32>
+func.func @select_and_scatter_promoted(%x: tensor<4x2xi8>, %s: tensor<2x2xi8>, %init: tensor<i8>) -> tensor<4x2xi32> {
+  %0 = "xla.select_and_scatter"(%x, %s, %init) ({
+  ^bb0(%a: tensor<i8>, %b: tensor<i8>):
+    %c = xla.compare GE, %a, %b : (tensor<i8>, tensor<i8>) -> tensor<i1>
+    xla.return %c : tensor<i1>
+  }, {
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %d = xla.add %a, %b : tensor<i32>
+    xla.return %d : tensor<i32>
+  }) {window_dimensions = array<i64: 3, 1>, window_strides = array<i64: 2, 1>, padding = dense<[[0, 1], [0, 0]]> : tensor<2x2xi64>} : (tensor<4x2xi8>, tensor<2x2xi8>, tensor<i8>) -> tensor<4x2xi32>
+  func.return %0 : tensor<4x2xi32>
+}

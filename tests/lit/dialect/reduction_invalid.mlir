@@ -898,3 +898,51 @@ func.func @reduce_promoted_result_type(%x: tensor<2x3xbf16>, %c: tensor<bf16>) {
   }) {dimensions = array<i64: 1>} : (tensor<2x3xbf16>, tensor<bf16>) -> tensor<2xbf16>
   func.return
 }
+
+// -----
+
+func.func @select_and_scatter_narrower_scatter(%x: tensor<4xi8>, %s: tensor<2xi8>, %init: tensor<i8>) {
+  // expected-error @+1 {{scatter element type i4 cannot hold the operand element type i8 (it must be the same kind, at least as wide)}}
+  %0 = "xla.select_and_scatter"(%x, %s, %init) ({
+  ^bb0(%a: tensor<i8>, %b: tensor<i8>):
+    %c = xla.compare GE, %a, %b : (tensor<i8>, tensor<i8>) -> tensor<i1>
+    xla.return %c : tensor<i1>
+  }, {
+  ^bb0(%a: tensor<i4>, %b: tensor<i4>):
+    %d = xla.add %a, %b : tensor<i4>
+    xla.return %d : tensor<i4>
+  }) {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>} : (tensor<4xi8>, tensor<2xi8>, tensor<i8>) -> tensor<4xi4>
+  func.return
+}
+
+// -----
+
+func.func @select_and_scatter_scatter_of_another_kind(%x: tensor<4xi8>, %s: tensor<2xi8>, %init: tensor<i8>) {
+  // expected-error @+1 {{scatter element type f32 cannot hold the operand element type i8 (it must be the same kind, at least as wide)}}
+  %0 = "xla.select_and_scatter"(%x, %s, %init) ({
+  ^bb0(%a: tensor<i8>, %b: tensor<i8>):
+    %c = xla.compare GE, %a, %b : (tensor<i8>, tensor<i8>) -> tensor<i1>
+    xla.return %c : tensor<i1>
+  }, {
+  ^bb0(%a: tensor<f32>, %b: tensor<f32>):
+    %d = xla.add %a, %b : tensor<f32>
+    xla.return %d : tensor<f32>
+  }) {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>} : (tensor<4xi8>, tensor<2xi8>, tensor<i8>) -> tensor<4xf32>
+  func.return
+}
+
+// -----
+
+func.func @select_and_scatter_promoted_result(%x: tensor<4xi8>, %s: tensor<2xi8>, %init: tensor<i8>) {
+  // expected-error @+1 {{result type tensor<4xi8> does not match the inferred tensor<4xi32>}}
+  %0 = "xla.select_and_scatter"(%x, %s, %init) ({
+  ^bb0(%a: tensor<i8>, %b: tensor<i8>):
+    %c = xla.compare GE, %a, %b : (tensor<i8>, tensor<i8>) -> tensor<i1>
+    xla.return %c : tensor<i1>
+  }, {
+  ^bb0(%a: tensor<i32>, %b: tensor<i32>):
+    %d = xla.add %a, %b : tensor<i32>
+    xla.return %d : tensor<i32>
+  }) {window_dimensions = array<i64: 2>, window_strides = array<i64: 2>} : (tensor<4xi8>, tensor<2xi8>, tensor<i8>) -> tensor<4xi8>
+  func.return
+}

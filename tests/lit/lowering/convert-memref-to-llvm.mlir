@@ -43,7 +43,7 @@ func.func @alloc_copy(%src: memref<3x5xi16>) {
   // 3*5*2 = 30 bytes, rounded up to the 64-byte alignment
   // CHECK:      %[[AL:.*]] = llvm.mlir.constant(64) : i64
   // CHECK-NEXT: %[[SZ:.*]] = llvm.mlir.constant(64) : i64
-  // A null pointer is reported (and the process stopped), never written through:
+  // A null pointer is reported (a MemoryError in Python), never written through:
   // the allocator is called through a checked wrapper, so the caller stays one block.
   // CHECK-NEXT: %[[BUF:.*]] = llvm.call @aligned_alloc.checked(%[[AL]], %[[SZ]]) : (i64, i64) -> !llvm.ptr
   %a = memref.alloc() : memref<3x5xi16>

@@ -131,3 +131,48 @@ func.func @huge_splat_transpose() -> tensor<4096x8192x64xf32> {
   %1 = xla.transpose %0, dims = [2, 1, 0] : (tensor<64x8192x4096xf32>) -> tensor<4096x8192x64xf32>
   func.return %1 : tensor<4096x8192x64xf32>
 }
+
+// -----
+
+// A collective whose computation works in a wider type (a promotable accumulator)
+// gets its operand converted first (exactly), as reduce does: one element type.
+// CHECK-LABEL: func.func @all_reduce_promoted
+// CHECK-NEXT:  %0 = xla.convert %h : (tensor<3xbf16>) -> tensor<3xf32>
+// CHECK-NEXT:  %1 = "xla.all_reduce"(%0)
+// CHECK:       }) : (tensor<3xf32>) -> tensor<3xf32>
+// CHECK:       %2 = xla.convert %b : (tensor<4xi8>) -> tensor<4xi32>
+// CHECK-NEXT:  %3 = "xla.reduce_scatter"(%2)
+// CHECK:       }) : (tensor<4xi32>) -> tensor<2xi32>
+func.func @all_reduce_promoted(%h: tensor<3xbf16>, %b: tensor<4xi8>) -> (tensor<3xf32>, tensor<2xi32>) {
+  %0 = "xla.all_reduce"(%h) ({
+  ^bb0(%x: tensor<f32>, %y: tensor<f32>):
+    %s = xla.add %x, %y : tensor<f32>
+    xla.return %s : tensor<f32>
+  }) {replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<3xbf16>) -> tensor<3xf32>
+  %1 = "xla.reduce_scatter"(%b) ({
+  ^bb0(%x: tensor<i32>, %y: tensor<i32>):
+    %s = xla.add %x, %y : tensor<i32>
+    xla.return %s : tensor<i32>
+  }) {scatter_dimension = 0 : i64, replica_groups = dense<[[0, 1]]> : tensor<1x2xi64>} : (tensor<4xi8>) -> tensor<2xi32>
+  func.return %0, %1 : tensor<3xf32>, tensor<2xi32>
+}
+
+// -----
+
+// A folded constant keeps a signalling NaN bit for bit (negate flips the sign bit
+// only; complex takes its parts as they are): the folded values were written into
+// the literal through Python floats, which set the quiet bit.
+// CHECK-LABEL: func.func @folded_signalling_nans
+// CHECK-NEXT:  %n = xla.constant dense<[0xFF800001, -2.000000e+00]> : tensor<2xf32>
+// CHECK-NEXT:  %m = xla.constant dense<0xFF81> : tensor<bf16>
+// CHECK-NEXT:  %c = xla.constant dense<(0x7F800001,1.000000e+00)> : tensor<complex<f32>>
+func.func @folded_signalling_nans() -> (tensor<2xf32>, tensor<bf16>, tensor<complex<f32>>) {
+  %a = xla.constant dense<[0x7F800001, 2.0]> : tensor<2xf32>
+  %n = xla.negate %a : tensor<2xf32>
+  %b = xla.constant dense<0x7F81> : tensor<bf16>
+  %m = xla.negate %b : tensor<bf16>
+  %r = xla.constant dense<0x7F800001> : tensor<f32>
+  %i = xla.constant dense<1.0> : tensor<f32>
+  %c = xla.complex %r, %i : (tensor<f32>, tensor<f32>) -> tensor<complex<f32>>
+  func.return %n, %m, %c : tensor<2xf32>, tensor<bf16>, tensor<complex<f32>>
+}

@@ -91,6 +91,21 @@ func.func @gather_at_constant_index(%x: tensor<4x2xui32>) -> tensor<2xui32> {
 
 // -----
 
+// A collapsed dimension of slice size 0 (StableHLO allows it): the slice would be
+// empty and the result is not, so it stays a gather (a fuzzer finding: the fold
+// reshaped 0 elements to 2, a ValueError).
+// CHECK-LABEL: func.func @gather_collapsing_a_size_zero_slice
+// CHECK-NEXT: %k = xla.constant dense<7> : tensor<1xi32>
+// CHECK-NEXT: %0 = "xla.gather"(%x, %k)
+// CHECK-SAME: slice_sizes = array<i64: 0, 2>
+func.func @gather_collapsing_a_size_zero_slice(%x: tensor<4x2xui32>) -> tensor<2xui32> {
+  %k = xla.constant dense<7> : tensor<1xi32>
+  %0 = "xla.gather"(%x, %k) <{dimension_numbers = #xla.gather<offset_dims = [0], collapsed_slice_dims = [0], start_index_map = [0], index_vector_dim = 0>, slice_sizes = array<i64: 0, 2>}> : (tensor<4x2xui32>, tensor<1xi32>) -> tensor<2xui32>
+  func.return %0 : tensor<2xui32>
+}
+
+// -----
+
 // CHECK-LABEL: func.func @zero_extent_operands
 // CHECK-NEXT: %0 = xla.constant dense<> : tensor<1x0xi32>
 // CHECK-NEXT: %1 = "xla.scatter"(%a, %0, %u) <{scatter_dimension_numbers = #xla.scatter<index_vector_dim = 1>, indices_are_sorted = true, unique_indices = true}> ({
