@@ -89,7 +89,14 @@ def apply_once(root: Operation, patterns: Sequence[RewritePattern]) -> bool:
     wanted = tuple(t for types in applier._types if types is not None for t in types)
     candidates = [op for op in root.walk() if isinstance(op, wanted)]
     erased: set[int] = set()
-    listener = PatternRewriterListener(operation_removal_handler=[lambda op: erased.add(id(op))])
+
+    def note_removal(op: Operation) -> None:  # (the ops nested in it go with it)
+        if op.regions:
+            erased.update(id(inner) for inner in op.walk())
+        else:
+            erased.add(id(op))
+
+    listener = PatternRewriterListener(operation_removal_handler=[note_removal])
     changed = False
     for op in candidates:
         if erased and id(op) in erased:
