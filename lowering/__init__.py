@@ -13,7 +13,8 @@ The top of the pipeline (from the xla dialect):
   with a streaming innermost loop (matmul in i-k-j order);
 * `linalg-reassociate-reductions`: float reduction combiners marked `reassoc`
   (the spec leaves the order open), so LLVM vectorizes them;
-* xDSL's `convert-linalg-to-loops` and `lower-affine`: linalg → scf.for nests;
+* xDSL's `convert-linalg-to-loops`, then `lower-affine` (xDSL's patterns, applied by
+  `lowering/lower_affine.py` without xDSL's walker): linalg → scf.for nests;
 * `convert-complex-to-standard`: complex arithmetic → arith/math on the parts;
 * `arith-emulate-unsupported-floats`: bf16 arithmetic computed in f32.
 

@@ -76,16 +76,6 @@ def outermost_loop_nests(fn: func.FuncOp) -> list[Operation]:
     return found
 
 
-def _defined_inside(value: SSAValue, nest: Operation) -> bool:
-    owner = value.owner
-    op = owner.parent_op() if isinstance(owner, Block) else owner
-    while op is not None:
-        if op is nest:
-            return True
-        op = op.parent_op()
-    return False
-
-
 def _passable(t: Attribute) -> bool:
     if isinstance(t, MemRefType):
         return all(d >= 0 for d in t.get_shape()) and isinstance(t.layout, NoneAttr)
@@ -108,6 +98,8 @@ class _Captures:
     """Values passed to the new function, in the order of its parameters."""
     recreated: list[Operation]
     """Constants and views re-created at the start of the new function, operands first."""
+    ops: list[Operation]
+    """The ops of the nest (itself first), in walk order."""
 
 
 def _captures(nest: Operation) -> _Captures | None:
@@ -139,11 +131,16 @@ def _captures(nest: Operation) -> _Captures | None:
         arguments.append(value)
         return True
 
-    for op in nest.walk():
+    ops = list(nest.walk())
+    inside = set(ops)
+    for op in ops:
         for value in op.operands:
-            if not _defined_inside(value, nest) and not capture(value):
+            owner = value.owner
+            if (owner.parent_op() if isinstance(owner, Block) else owner) in inside:
+                continue  # defined in the nest
+            if not capture(value):
                 return None
-    return _Captures(arguments, recreated)
+    return _Captures(arguments, recreated, ops)
 
 
 @dataclass
@@ -172,18 +169,17 @@ class _Outliner:
             arg.name_hint = value.name_hint
             mapping[value] = arg
         for op in captures.recreated:
-            clone = op.clone(value_mapper=dict(mapping))
+            clone = op.clone(value_mapper=mapping)  # (which maps its results too)
             block.add_op(clone)
             for old, new in zip(op.results, clone.results):
                 new.name_hint = old.name_hint
-                mapping[old] = new
 
         call = func.CallOp(self.fresh_name(f"{fn.sym_name.data}__kernel"), list(arguments), [])
         Rewriter.insert_op(call, InsertPoint.before(nest))
         nest.detach()
         block.add_op(nest)
         block.add_op(func.ReturnOp())
-        for op in nest.walk():
+        for op in captures.ops:
             if any(v in mapping for v in op.operands):
                 op.operands = [mapping.get(v, v) for v in op.operands]
 

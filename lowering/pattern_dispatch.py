@@ -8,6 +8,13 @@ Here the patterns that can match an op type are found once per type (from the ty
 `op_type_rewrite_pattern` checks; a pattern without one may match anything) and tried
 in their original order: the same rewrites, in the same order, as the greedy applier
 (dead-code removal and folding included).
+
+`apply_once(root, patterns)`: each pattern once on each op of its type that `root` holds
+when the call begins, in walk order, without xDSL's walker (`PatternRewriteWalker` with
+`apply_recursively=False` pushes every op of the module on a worklist and calls every
+pattern on it; with `apply_recursively=True` it walks the whole module again after any
+change). For passes whose rewrites never make new ops that a pattern would match, or
+that a single walker pass would not visit, the result is the same.
 """
 
 from __future__ import annotations
@@ -17,7 +24,12 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 
 from xdsl.ir import Operation
-from xdsl.pattern_rewriter import GreedyRewritePatternApplier, PatternRewriter, RewritePattern
+from xdsl.pattern_rewriter import (
+    GreedyRewritePatternApplier,
+    PatternRewriter,
+    PatternRewriterListener,
+    RewritePattern,
+)
 
 
 def matched_types(pattern: RewritePattern) -> tuple[type, ...] | None:
@@ -65,4 +77,41 @@ def dispatching_applier(patterns: Sequence[RewritePattern]) -> TypeDispatchingAp
     return TypeDispatchingApplier(list(patterns))
 
 
-__all__ = ["TypeDispatchingApplier", "dispatching_applier", "matched_types"]
+def apply_once(root: Operation, patterns: Sequence[RewritePattern]) -> bool:
+    """Apply each of `patterns` (each must declare its op types with
+    `@op_type_rewrite_pattern`) once to every op of those types nested in `root`, in
+    walk order; an op erased by an earlier rewrite is skipped. An exception in a
+    pattern becomes a located error, as xDSL's walker makes it. Returns whether
+    anything changed."""
+    applier = TypeDispatchingApplier(list(patterns))
+    if any(types is None for types in applier._types):
+        raise ValueError("apply_once needs patterns that declare their op types")
+    wanted = tuple(t for types in applier._types if types is not None for t in types)
+    candidates = [op for op in root.walk() if isinstance(op, wanted)]
+    erased: set[int] = set()
+
+    def note_removal(op: Operation) -> None:  # (the ops nested in it go with it)
+        if op.regions:
+            erased.update(id(inner) for inner in op.walk())
+        else:
+            erased.add(id(op))
+
+    listener = PatternRewriterListener(operation_removal_handler=[note_removal])
+    changed = False
+    for op in candidates:
+        if erased and id(op) in erased:
+            continue
+        rewriter = PatternRewriter(op)
+        rewriter.extend_from_listener(listener)
+        for pattern in applier.patterns_for(type(op)):
+            try:
+                pattern.match_and_rewrite(op, rewriter)
+            except Exception as err:  # noqa: BLE001 - reported on the op, as xDSL's walker does
+                op.emit_error(f"Error while applying pattern: {err}", underlying_error=err)
+            if rewriter.has_done_action:
+                changed = True
+                break
+    return changed
+
+
+__all__ = ["TypeDispatchingApplier", "apply_once", "dispatching_applier", "matched_types"]

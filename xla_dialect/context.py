@@ -16,16 +16,24 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
-from xdsl.ir import Operation
+from xdsl.ir import Operation, TypeAttribute
 from xdsl.parser import Parser
 from xdsl.utils.exceptions import ParseError, VerifyException
 
 from xla_dialect import xdsl_compat  # noqa: F401  (MLIR's reading of hex float literals)
 from xla_dialect.locations import blank_location_aliases
 
+_PLAIN_TENSOR_TYPE = re.compile(r"tensor<(?:[0-9?]+x)*[a-z][a-z0-9]*>")
+"""A ranked tensor type of a builtin element type, without encoding (`tensor<16x32xf32>`)."""
+
 
 class LocatingParser(Parser):
-    """A parser that stamps each op with the `file:line:col` it was read from."""
+    """A parser that stamps each op with the `file:line:col` it was read from.
+
+    It also reads each distinct plain tensor type once: a JAX export spells the
+    same few types tens of thousands of times, and xDSL reads each token by token
+    (a third of the time to read a module). Types are values, so the one read
+    stands for every later spelling of the same text."""
 
     line_offset: int = 0
 
@@ -35,6 +43,23 @@ class LocatingParser(Parser):
         self._name = StringAttr(name)
         self._line_ends: list[int] | None = None
         self._text = text
+        self._tensor_types: dict[str, TypeAttribute] = {}
+
+    def parse_optional_type(self) -> TypeAttribute | None:
+        start = self._current_token.span.start  # pyright: ignore[reportPrivateUsage]
+        match = _PLAIN_TENSOR_TYPE.match(self._text, start)
+        if match is None:
+            return super().parse_optional_type()
+        known = self._tensor_types.get(match.group())
+        if known is not None:
+            self.lexer.pos = match.end()
+            self._parser_state.current_token = self.lexer.lex()  # pyright: ignore[reportPrivateUsage]
+            return known
+        parsed = super().parse_optional_type()
+        following = self._current_token.span.start  # pyright: ignore[reportPrivateUsage]
+        if parsed is not None and not self._text[match.end() : following].strip():
+            self._tensor_types[match.group()] = parsed
+        return parsed
 
     def _line_col(self, pos: int) -> tuple[int, int]:
         """The 1-based line and column of `pos`, by bisection in the line ends found

@@ -239,6 +239,12 @@ def _scf_to_cf() -> type[ModulePass]:
     return LowerScfToCfPass
 
 
+def _lower_affine() -> type[ModulePass]:
+    from lowering.lower_affine import LowerAffinePass
+
+    return LowerAffinePass
+
+
 def _arith() -> type[ModulePass]:
     from lowering.to_llvm.arith import ConvertArithToLLVMPass
 
@@ -311,6 +317,7 @@ LOWERING_PASSES: dict[str, PassFactory] = {
     "outline-loop-nests": _outline_loop_nests,
     "merge-identical-functions": _merge_identical_functions,
     "lower-scf-to-cf": _scf_to_cf,
+    "lower-affine": _lower_affine,
     "convert-arith-to-llvm": _arith,
     "convert-math-to-llvm": _math,
     "convert-cf-to-llvm": _cf,

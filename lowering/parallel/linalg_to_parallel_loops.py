@@ -62,11 +62,13 @@ from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import (
     PatternRewriter,
-    PatternRewriteWalker,
     RewritePattern,
     op_type_rewrite_pattern,
 )
+from xdsl.rewriter import Rewriter
 from xdsl.transforms.convert_linalg_to_loops import LowerLinalgStructuredOpPattern
+
+from lowering.pattern_dispatch import apply_once
 
 
 def parallel_dimension(op: GenericOp) -> int | None:
@@ -130,19 +132,16 @@ class CopyToGeneric(RewritePattern):
 
 
 def _to_parallel(loop: scf.ForOp, rewriter: PatternRewriter) -> scf.ParallelOp:
-    """The same loop as an `scf.parallel` (it carries no values)."""
+    """The same loop as an `scf.parallel` (it carries no values): its body block moves
+    into the new loop, with `scf.reduce` for the terminator."""
     body = loop.body.block
-    block = Block(arg_types=[body.args[0].type])
-    body.args[0].replace_all_uses_with(block.args[0])
     terminator = body.last_op
-    assert isinstance(terminator, scf.YieldOp)
-    for inner in list(body.ops):
-        if inner is terminator:
-            continue
-        inner.detach()
-        block.add_op(inner)
-    block.add_op(scf.ReduceOp())
-    parallel = scf.ParallelOp([loop.lb], [loop.ub], [loop.step], Region(block))
+    assert isinstance(terminator, scf.YieldOp) and len(body.args) == 1
+    loop.body.detach_block(body)
+    Rewriter.erase_op(terminator)
+    body.add_op(scf.ReduceOp())
+    body.args[0].name_hint = None  # printed as a fresh block argument, as a new block's would be
+    parallel = scf.ParallelOp([loop.lb], [loop.ub], [loop.step], Region(body))
     rewriter.replace(loop, parallel, [])
     return parallel
 
@@ -243,9 +242,11 @@ class ConvertLinalgToParallelLoopsPass(ModulePass):
     name = "convert-linalg-to-parallel-loops"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(RowBlocksToParallel(), apply_recursively=False).rewrite_module(op)
-        PatternRewriteWalker(CopyToGeneric(), apply_recursively=False).rewrite_module(op)
-        PatternRewriteWalker(GenericToParallelLoops(), apply_recursively=False).rewrite_module(op)
+        # One pattern at a time over the ops present when it starts, as xDSL's walker
+        # without `apply_recursively` would apply it, without its worklist of every op.
+        apply_once(op, [RowBlocksToParallel()])
+        apply_once(op, [CopyToGeneric()])
+        apply_once(op, [GenericToParallelLoops()])
 
 
 __all__ = [

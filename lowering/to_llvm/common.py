@@ -23,6 +23,7 @@
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Iterable, Sequence
 
 import numpy as np
@@ -413,18 +414,44 @@ def enclosing_module(op: Operation) -> ModuleOp:
     return top
 
 
+def _symbol_name(op: Operation) -> str | None:
+    sym = op.properties.get("sym_name") or op.attributes.get("sym_name")
+    return sym.data if isinstance(sym, StringAttr) else None
+
+
+_SYMBOLS: weakref.WeakKeyDictionary[ModuleOp, dict[str, Operation]] = weakref.WeakKeyDictionary()
+"""Per module, its top-level ops by symbol name (the first of each name): an index,
+checked at each use and rebuilt when it does not hold (a conversion pass replaces
+functions as it goes). Searching the module's ops for each allocation and call was
+quadratic: 3,000 allocations in a module of 5,000 functions."""
+
+
+def module_symbol(module: ModuleOp, name: str) -> Operation | None:
+    """The first top-level op of `module` whose symbol is `name`, or None."""
+    index = _SYMBOLS.get(module)
+    found = index.get(name) if index is not None else None
+    if found is not None and found.parent is module.body.block and _symbol_name(found) == name:
+        return found
+    index = {}
+    for existing in module.ops:
+        sym = _symbol_name(existing)
+        if sym is not None:
+            index.setdefault(sym, existing)
+    _SYMBOLS[module] = index
+    return index.get(name)
+
+
 def ensure_function(
     op: Operation, name: str, inputs: Sequence[Attribute], output: Attribute, rewriter: PatternRewriter
 ) -> None:
     """Declare the external function `name` in `op`'s module unless some symbol
     of that name is already there."""
     module = enclosing_module(op)
-    for existing in module.ops:
-        sym = existing.properties.get("sym_name") or existing.attributes.get("sym_name")
-        if isinstance(sym, StringAttr) and sym.data == name:
-            if not isinstance(existing, (llvm.FuncOp, func.FuncOp)):
-                raise LoweringError(f"symbol '{name}' is needed for a runtime function", op)
-            return
+    existing = module_symbol(module, name)
+    if existing is not None:
+        if not isinstance(existing, (llvm.FuncOp, func.FuncOp)):
+            raise LoweringError(f"symbol '{name}' is needed for a runtime function", op)
+        return
     decl = llvm.FuncOp(name, llvm.LLVMFunctionType(list(inputs), output), linkage=llvm.LinkageAttr("external"))
     rewriter.insert(decl, InsertPoint.at_start(module.body.block))
 
@@ -708,6 +735,7 @@ __all__ = [
     "llvm_operands",
     "memref_offset",
     "memref_strides",
+    "module_symbol",
     "narrow_float_bits",
     "normalize_int",
     "replace_with_llvm",

@@ -61,6 +61,7 @@ from lowering.to_llvm.common import (
     llvm_operands,
     memref_offset,
     memref_strides,
+    module_symbol,
     replace_with_llvm,
 )
 from lowering.to_llvm.vector_compare import SelectOp
@@ -314,7 +315,7 @@ def _checked(op: Operation, allocator: str, rewriter: PatternRewriter) -> str:
     `llvm-split-large-functions` cuts)."""
     name = allocator + CHECKED_SUFFIX
     module = enclosing_module(op)
-    if any(isinstance(o, llvm.FuncOp) and o.sym_name.data == name for o in module.ops):
+    if isinstance(module_symbol(module, name), llvm.FuncOp):
         return name
     ensure_function(op, allocator, [i64, i64], PTR, rewriter)
     ensure_function(op, ALLOCATION_FAILED, [i64], llvm.LLVMVoidType(), rewriter)

@@ -9,6 +9,7 @@ with `@pattern(...)`; it rewrites through `rewriter` or leaves the op alone.
 from __future__ import annotations
 
 import functools
+import math
 from collections.abc import Callable, Sequence
 
 import numpy as np
@@ -120,7 +121,7 @@ def tensor_dtype(t: Attribute) -> np.dtype | None:
 
 def num_elements(t: Attribute) -> int:
     """The number of elements of a static tensor type; -1 for anything else."""
-    return int(np.prod(shape_of(t))) if is_static(t) else -1
+    return math.prod(shape_of(t)) if is_static(t) else -1  # (np.prod: 20x slower on a tuple)
 
 
 def is_static(t: Attribute) -> bool:
