@@ -77,13 +77,33 @@ RECOMPUTE_MAX_USES = 4
 them all, which must stay linear in program size (and the copies few)."""
 
 
+def _chain_link(producer: GenericOp, index: int) -> bool:
+    """Whether input `index` of `producer` is read whole (through a permutation) from an
+    all-parallel generic: a link of an element-wise chain, which may still grow by
+    fusing its own producers."""
+    owner = producer.inputs[index].owner
+    return (
+        isinstance(owner, GenericOp)
+        and all(it.data == IteratorType.PARALLEL for it in owner.iterator_types.data)
+        and _is_permutation(producer.indexing_maps.data[index].data)
+    )
+
+
 def recomputable(producer: GenericOp) -> bool:
-    """Whether `producer` is cheap enough to compute again in each of its consumers."""
+    """Whether `producer` is cheap enough to compute again in each of its consumers.
+
+    It must be the head of any element-wise chain it is in: no input read whole from an
+    element-wise generic. Otherwise each copy of a link takes copies of the links
+    before it, up to `RECOMPUTE_MAX_USES` times at each step, and the program grows
+    geometrically along a chain of cheap ops (a 3,000-op transformer block doubled its
+    text and took twice as long to fuse). Inputs read through a broadcast (a row's mean)
+    may be element-wise results: log-softmax's and layer norm's `x - m` is recomputed."""
     ops = list(producer.body.block.ops)[:-1]
     return (
         len(ops) <= RECOMPUTE_MAX_OPS
         and len(producer.inputs) <= RECOMPUTE_MAX_OPS
         and all(isinstance(o, CHEAP_OPS) for o in ops)
+        and not any(_chain_link(producer, i) for i in range(len(producer.inputs)))
     )
 
 
