@@ -124,3 +124,28 @@ func.func @cheap_many_uses(%x: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf3
   %e4 = xla.log %d : tensor<4xf32>
   func.return %e0, %e1, %e2, %e3, %e4 : tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>, tensor<4xf32>
 }
+
+// -----
+
+// Only the head of an element-wise chain is recomputed: %m reads %d whole, so it
+// is computed once (with %d recomputed for each of its two reads) and read by both
+// consumers; copying it would copy %d into each copy too, and a chain of such
+// links would grow the program geometrically.
+// CHECK-LABEL: func.func @chain_link_kept
+// CHECK:       %[[M:.*]] = linalg.generic {{.*}} ins(%x, %b : tensor<4xf32>, tensor<4xf32>)
+// CHECK-NEXT:  ^bb0
+// CHECK-NEXT:    arith.subf
+// CHECK-NEXT:    arith.subf
+// CHECK-NEXT:    arith.mulf
+// CHECK:       linalg.generic {{.*}} ins(%[[M]] : tensor<4xf32>)
+// CHECK:         math.exp
+// CHECK:       linalg.generic {{.*}} ins(%[[M]] : tensor<4xf32>)
+// CHECK:         math.sin
+// CHECK-NOT:   linalg.generic
+func.func @chain_link_kept(%x: tensor<4xf32>, %b: tensor<4xf32>) -> (tensor<4xf32>, tensor<4xf32>) {
+  %d = xla.subtract %x, %b : tensor<4xf32>
+  %m = xla.multiply %d, %d : tensor<4xf32>
+  %e0 = xla.exponential %m : tensor<4xf32>
+  %e1 = xla.sine %m : tensor<4xf32>
+  func.return %e0, %e1 : tensor<4xf32>, tensor<4xf32>
+}
