@@ -19,9 +19,9 @@
 // CHECK-NEXT:      %[[X:.*]] = vector.load %x[%{{.*}}, %[[J]]] : memref<4x32xf32>, vector<4xf32>
 // CHECK-NEXT:      %[[XB:.*]] = vector.bitcast %[[X]] : vector<4xf32> to vector<4xi32>
 // CHECK-NEXT:      %[[GT:.*]] = arith.cmpf ogt, %[[X]], %[[M]] : vector<4xf32>
-// CHECK-NEXT:      arith.select %[[GT]], %[[X]], %[[M]] : vector<4xf32>
+// CHECK-NEXT:      arith.select %[[GT]], %[[X]], %[[M]] : vector<4xi1>, vector<4xf32>
 // CHECK-NEXT:      %[[UNO:.*]] = arith.cmpf uno, %[[X]], %[[X]] : vector<4xf32>
-// CHECK-NEXT:      arith.select %[[UNO]], %[[X]], %[[N]] : vector<4xf32>
+// CHECK-NEXT:      arith.select %[[UNO]], %[[X]], %[[N]] : vector<4xi1>, vector<4xf32>
 // CHECK-NEXT:      arith.andi %[[B]], %[[XB]] : vector<4xi32>
 // CHECK:         }
 // CHECK-NOT:     scf.for
@@ -119,7 +119,7 @@ func.func @sum_columns(%x: tensor<8x38xf32>) -> tensor<38xf32> {
 // CHECK:         arith.constant dense<[0, 1, 2, 3]> : vector<4xi32>
 // CHECK:         scf.for
 // CHECK:           arith.cmpf ogt, %{{.*}}, %{{.*}} : vector<4xf32>
-// CHECK:           arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<4xi32>
+// CHECK:           arith.select %{{.*}}, %{{.*}}, %{{.*}} : vector<4xi1>, vector<4xi32>
 // CHECK:         arith.cmpi slt, %{{.*}}, %{{.*}} : vector<4xi32>
 // CHECK:         vector.shuffle %{{.*}}, %{{.*}} [0, 1] : vector<4xi32>, vector<4xi32>
 // CHECK:         vector.shuffle %{{.*}}, %{{.*}} [2, 3] : vector<4xi32>, vector<4xi32>

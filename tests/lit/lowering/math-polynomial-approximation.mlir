@@ -51,7 +51,7 @@ func.func @exp_f32(%x: f32) -> f32 {
 // CHECK:         math.fma {{.*}} : vector<16xf32>
 // CHECK:         arith.fptosi {{.*}} : vector<16xf32> to vector<16xi32>
 // CHECK:         arith.bitcast {{.*}} : vector<16xi32> to vector<16xf32>
-// CHECK:         arith.select {{.*}} : vector<16xf32>
+// CHECK:         arith.select {{.*}} : vector<16xi1>, vector<16xf32>
 // NATIVE-LABEL: func.func @exp_vector
 // NATIVE:         llvm.call_intrinsic "llvm.ldexp.v16f32.v16i32"({{.*}}) : (vector<16xf32>, vector<16xi32>) -> vector<16xf32>
 func.func @exp_vector(%x: vector<16xf32>) -> vector<16xf32> {
