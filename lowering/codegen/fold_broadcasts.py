@@ -124,6 +124,23 @@ def _kind(view: GenericOp) -> str:
     )
 
 
+def _read_through(consumer: GenericOp, index: int, source: SSAValue, new_map: AffineMap, kind: str) -> int:
+    """Let `consumer` read input `index` from `source` through `new_map` instead: kept
+    (1) if its loops still have ranges, else restored (0); marks the fusion `kind`."""
+    old_value = consumer.operands[index]
+    old_maps = consumer.indexing_maps
+    maps = list(old_maps.data)
+    maps[index] = AffineMapAttr(new_map)
+    consumer.indexing_maps = ArrayAttr(maps)
+    consumer.operands[index] = source
+    if not has_loop_ranges(consumer):
+        consumer.operands[index] = old_value
+        consumer.indexing_maps = old_maps
+        return 0
+    note_fusion(consumer, kind)
+    return 1
+
+
 def fold_into_consumers(view: GenericOp) -> int:
     """Make every generic reading `view`'s result read its input instead; return
     how many operands were rewritten."""
@@ -135,18 +152,8 @@ def fold_into_consumers(view: GenericOp) -> int:
         consumer = use.operation
         if not isinstance(consumer, GenericOp) or use.index >= len(consumer.inputs):
             continue
-        maps = list(consumer.indexing_maps.data)
-        old_map = maps[use.index]
-        maps[use.index] = AffineMapAttr(view_map.compose(old_map.data))
-        old_maps = consumer.indexing_maps
-        consumer.indexing_maps = ArrayAttr(maps)
-        consumer.operands[use.index] = source
-        if not has_loop_ranges(consumer):
-            consumer.operands[use.index] = view.results[0]
-            consumer.indexing_maps = old_maps
-            continue
-        note_fusion(consumer, kind)
-        folded += 1
+        old_map = consumer.indexing_maps.data[use.index].data
+        folded += _read_through(consumer, use.index, source, view_map.compose(old_map), kind)
     return folded
 
 
@@ -215,20 +222,11 @@ def fold_unit_reshape(op: Operation) -> int:
             continue
         if _contraction_like(consumer):  # its code generator matches the maps it has
             continue
-        old_maps = consumer.indexing_maps
-        old_map = old_maps.data[use.index].data
+        old_map = consumer.indexing_maps.data[use.index].data
         big = iter(result_dims)
         results = tuple(old_map.results[next(big)] if d != 1 else AffineConstantExpr(0) for d in source_shape)
-        maps = list(old_maps.data)
-        maps[use.index] = AffineMapAttr(AffineMap(old_map.num_dims, old_map.num_symbols, results))
-        consumer.indexing_maps = ArrayAttr(maps)
-        consumer.operands[use.index] = source
-        if not has_loop_ranges(consumer):
-            consumer.operands[use.index] = op.results[0]
-            consumer.indexing_maps = old_maps
-            continue
-        note_fusion(consumer, "reshape")
-        folded += 1
+        new_map = AffineMap(old_map.num_dims, old_map.num_symbols, results)
+        folded += _read_through(consumer, use.index, source, new_map, "reshape")
     return folded
 
 
