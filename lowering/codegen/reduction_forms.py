@@ -212,14 +212,28 @@ class Plan:
     accumulators: int
     parallel_outer: int | None
     """The dimension whose loop becomes an `scf.parallel`, if any."""
+    rows: int = 0
+    """Column form: iterations of the outermost reduced dimension per block of
+    outputs held in registers (0: all of them, one block after another)."""
+    panel: int = 0
+    """Column form with `rows`: the outputs (along `v`) whose blocks take turns
+    within each group of `rows`, a whole number of blocks."""
 
 
 def plan(
-    op: GenericOp, lanes: int, accumulators: int, reassociate: bool = True, column_vectors: int = 16
+    op: GenericOp,
+    lanes: int,
+    accumulators: int,
+    reassociate: bool = True,
+    column_vectors: int = 16,
+    column_rows: int = 0,
+    column_bytes: int = 0,
 ) -> Plan | None:
     """The plan for `op` (see the module docstring), or None to leave it alone.
     `accumulators` per output in the row forms; `column_vectors` vectors (shared by
-    the outputs) per block of the column form."""
+    the outputs) per block of the column form; `column_rows` rows per block and a
+    panel of outputs of at most `column_bytes` (at least one block) in the column
+    form (`Plan.rows`, `Plan.panel`; 0: blocks walk the whole reduction)."""
     iterators = [it.data for it in op.iterator_types.data]
     if op.res or not iterators or IteratorType.REDUCTION not in iterators or not op.outputs:
         return None
@@ -277,7 +291,21 @@ def plan(
         and all(AffineDimExpr(outer) in m.results for m in out_maps)
     ):
         parallel_outer = outer
-    return Plan(form, tuple(sizes), lanes, k, parallel_outer)
+    rows = panel = 0
+    if form == "column" and column_rows > 0:
+        first = next(d for d in range(n) if iterators[d] == IteratorType.REDUCTION)
+        width = lanes * k
+        per_column = sum(_element_bytes(o) for o in op.outputs)
+        rows = min(column_rows, sizes[first])
+        panel = max(width, min(sizes[v] // width * width, column_bytes // per_column // width * width))
+    return Plan(form, tuple(sizes), lanes, k, parallel_outer, rows, panel)
+
+
+def _element_bytes(value: SSAValue) -> int:
+    t = value.type
+    assert isinstance(t, MemRefType)
+    e = t.get_element_type()
+    return (e.width.data if isinstance(e, IntegerType) else e.bitwidth) // 8
 
 
 __all__ = ["COMBINERS", "ELEMENTS", "Combiner", "Plan", "Selection", "dependents", "plan", "row_combiners", "row_selection"]

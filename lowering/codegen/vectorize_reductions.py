@@ -59,8 +59,13 @@ different output element, so the reduction order is the spec's for any body,
 variadic ones included. Blocks of `column_vectors * lanes` consecutive outputs
 (16 vectors of 16 f32 with AVX-512: each row is read 1 KB at a time) are loaded
 into vectors, the reduction loops (in their order) run with them carried in
-registers, and they are stored once; the remaining columns run a vector at a
-time, then as scalars.
+registers, and they are stored; the remaining columns run a vector at a
+time, then as scalars. The blocks take the outermost reduced dimension
+`column_rows` (4) rows at a time: a panel of blocks (outputs of at most
+`column_bytes`, the L1 cache; the panels run in parallel) runs a group of rows
+block after block, then the next group, so a matrix is read almost in order
+rather than a 1 KB piece of every row per block (one load and store of each
+output vector per group; each output still sees the rows in order).
 
 The outer loops (the dimensions other than `v` in the row form, the parallel
 ones and the blocks of `v` in the column form) keep their order; the outermost
@@ -337,7 +342,10 @@ class Vectorizer:
         em = Emitter()
         {"row": self.emit_row, "select": self.emit_row, "column": self.emit_column}[self.p.form](em)
         first = next(o for o in em.ops if isinstance(o, (scf.ForOp, scf.ParallelOp)))
-        first.attributes["vectorized"] = StringAttr(f"{self.p.form}({self.p.lanes}x{self.p.accumulators})")
+        shape = f"{self.p.lanes}x{self.p.accumulators}"
+        if self.p.rows:
+            shape += f", {self.p.rows} rows x {self.p.panel}"
+        first.attributes["vectorized"] = StringAttr(f"{self.p.form}({shape})")
         Rewriter().replace_op(self.op, em.ops, [])
 
     # -- row forms ------------------------------------------------------------
@@ -562,7 +570,9 @@ class Vectorizer:
         width = p.lanes * p.accumulators
         main = p.sizes[self.v] - p.sizes[self.v] % width
         outer = [(d, 0, p.sizes[d], 1) for d in parallel]
-        if main:
+        if main and p.rows:
+            self.nest(em, [*outer, (self.v, 0, main, p.panel)], {}, self.column_panel(main))
+        elif main:
             self.nest(em, [*outer, (self.v, 0, main, width)], {}, self.column_block(p.accumulators, p.lanes))
         # The last columns on this thread: whole vectors, then one by one.
         vectors = main + (p.sizes[self.v] - main) // p.lanes * p.lanes
@@ -573,7 +583,43 @@ class Vectorizer:
             tail = [*outer, (self.v, vectors, p.sizes[self.v], 1)]
             self.nest(em, tail, {}, self.column_block(1, SCALAR), parallel=False)
 
-    def column_block(self, accumulators: int, lanes: int) -> Callable[[Emitter, dict[int, Index]], None]:
+    def column_panel(self, main: int) -> Callable[[Emitter, dict[int, Index]], None]:
+        """The panel of outputs starting at `dims[v]` (up to `main`): for each group of
+        `rows` of the outermost reduced dimension, its blocks one after another, each
+        loading its outputs, running those rows (and the inner reduced dimensions)
+        in registers and storing them. Every output still sees the rows in order."""
+        p = self.p
+        iterators = [it.data for it in self.op.iterator_types.data]
+        first = next(d for d in range(len(p.sizes)) if iterators[d] == IteratorType.REDUCTION)
+        width = p.lanes * p.accumulators
+        size, rows = p.sizes[first], p.rows
+        full = size - size % rows
+
+        def body(em: Emitter, dims: dict[int, Index]) -> None:
+            start = dims[self.v]
+            end = em.minui(em.addi(start, p.panel), main) if main % p.panel else em.addi(start, p.panel)
+
+            def row_block(e: Emitter, lower: Index, upper: Index) -> None:
+                def column(inner: Emitter, iv: SSAValue, carried: Sequence[SSAValue]) -> Sequence[SSAValue]:
+                    self.column_block(p.accumulators, p.lanes, (lower, upper))(inner, {**dims, self.v: iv})
+                    return []
+
+                e.loop(start, end, width, column)
+
+            def step(inner: Emitter, iv: SSAValue, carried: Sequence[SSAValue]) -> Sequence[SSAValue]:
+                row_block(inner, iv, inner.addi(iv, rows))
+                return []
+
+            if full:
+                em.loop(0, full, rows, step)
+            if full < size:
+                row_block(em, full, size)
+
+        return body
+
+    def column_block(
+        self, accumulators: int, lanes: int, first_range: tuple[Index, Index] | None = None
+    ) -> Callable[[Emitter, dict[int, Index]], None]:
         p = self.p
         iterators = [it.data for it in self.op.iterator_types.data]
         reductions = [d for d in range(len(p.sizes)) if iterators[d] == IteratorType.REDUCTION]
@@ -598,7 +644,8 @@ class Vectorizer:
                 def step(inner: Emitter, iv: SSAValue, values: Sequence[SSAValue]) -> Sequence[SSAValue]:
                     return level(inner, depth + 1, {**inner_dims, d: iv}, values)
 
-                return list(e.loop(0, p.sizes[d], 1, step, carried))
+                lower, upper = first_range if first_range is not None and depth == 0 else (0, p.sizes[d])
+                return list(e.loop(lower, upper, 1, step, carried))
 
             results = level(em, 0, dims, accs)
             for u in range(accumulators):
@@ -637,12 +684,18 @@ def _elem(value: SSAValue) -> Attribute:
 
 
 def vectorize_reduction(
-    op: GenericOp, lanes: int, accumulators: int, reassociate: bool = True, column_vectors: int = 16
+    op: GenericOp,
+    lanes: int,
+    accumulators: int,
+    reassociate: bool = True,
+    column_vectors: int = 16,
+    column_rows: int = 0,
+    column_bytes: int = 0,
 ) -> str | None:
     """Vectorize `op` in place if it qualifies; return its form or None."""
     if lanes < 2:
         return None
-    p = plan(op, lanes, accumulators, reassociate, column_vectors)
+    p = plan(op, lanes, accumulators, reassociate, column_vectors, column_rows, column_bytes)
     if p is None:
         return None
     Vectorizer(op, p).emit()
@@ -678,6 +731,18 @@ class LinalgVectorizeReductionsPass(ModulePass):
     block, the longer the contiguous piece of each row it reads (16 vectors of
     f32: 1 KB), which is what a column reduction's speed depends on."""
 
+    column_rows: int = 4
+    """Column form: rows of the outermost reduced dimension a block of outputs
+    takes in registers before the next block of the panel runs (0: a block walks
+    the whole reduction, reading a piece of each row, 1 KB of 4 KB rows for a
+    1024-column f32 sum, on a page the prefetcher restarts on; 4: the matrix is
+    read 4 rows at a time, almost in order, for one load and store of each output
+    vector per 4 rows: sum over the columns of 1024x1024 f32 0.101 -> 0.068 ms)."""
+
+    column_bytes: int = 0
+    """Column form with rows: the outputs of a panel, in bytes (0: the target's L1
+    data cache), kept in cache between groups of rows; threads split panels."""
+
     reassociate: bool = True
     """False: selection reductions (argmax) over the minor dimension keep the spec's
     order (float add/mul follow `linalg-reassociate-reductions`' marks)."""
@@ -686,10 +751,13 @@ class LinalgVectorizeReductionsPass(ModulePass):
         target = get_target()
         bits = self.vector_bits or target.vector_bits
         column_vectors = self.column_vectors or max(1, target.vector_registers // 2)
+        column_bytes = self.column_bytes or target.l1
         for inner in list(op.walk()):
             if isinstance(inner, GenericOp) and inner.parent is not None:
                 lanes = _lanes_for(inner, bits)
-                vectorize_reduction(inner, lanes, self.accumulators, self.reassociate, column_vectors)
+                vectorize_reduction(
+                    inner, lanes, self.accumulators, self.reassociate, column_vectors, self.column_rows, column_bytes
+                )
 
 
 __all__ = [

@@ -61,6 +61,18 @@ FUNCTIONS = {
     "sum_columns": (_reduce_fn("sum_columns", "add", 0, "f32", "0.0"), "column"),
     "sum_columns_wide": (_reduce_fn("sum_columns_wide", "add", 0, "f32", "0.0", (3, 275)), "column"),
     "max_columns": (_reduce_fn("max_columns", "maximum", 0, "f32", "0xFF800000"), "column"),
+    # 11 rows = 2 groups of 4 (`column_rows`) and a group of 3, over a block, a vector and scalars
+    "sum_columns_tall": (_reduce_fn("sum_columns_tall", "add", 0, "f32", "-0.0", (11, 275)), "column"),
+    "sum_columns_f64": (_reduce_fn("sum_columns_f64", "add", 0, "f64", "0.0", (9, 131)), "column"),
+    "sum_columns_3d": (
+        """
+func.func @sum_columns_3d(%x: tensor<5x3x290xf32>) -> tensor<290xf32> {
+  %init = xla.constant dense<0.0> : tensor<f32>
+  %r = xla.reduce(%x init: %init) applies xla.add across dimensions = [0, 1] : (tensor<5x3x290xf32>, tensor<f32>) -> tensor<290xf32>
+  func.return %r : tensor<290xf32>
+}""",
+        "column",
+    ),
     "argmax_rows": (_argmax_fn("argmax_rows", 1), "select"),
     "argmax_columns": (_argmax_fn("argmax_columns", 0), "column"),
 }
@@ -191,6 +203,25 @@ def test_columns_keep_the_spec_order(fns) -> None:
     np.testing.assert_array_equal(np.delete(mx, 5), np.delete(x.max(axis=0), 5))
 
 
+def test_columns_in_groups_of_rows_keep_the_spec_order(fns) -> None:
+    """Blocks of outputs take the rows a group at a time (`column_rows`): each output
+    still adds its rows one after another, the group left over included."""
+    x = (RNG.standard_normal((11, 275)) * 1e4).astype(np.float32)
+    x[:, 270] = -0.0  # a column of -0.0 from an initial -0.0 stays -0.0 (scalar tail)
+    x[:, 3] = -0.0  # (a vector of the block)
+    x[7, 40] = np.nan
+    x[4, 41] = np.inf
+    x[9, 41] = -np.inf
+    got = fns["sum_columns_tall"](x)
+    with np.errstate(invalid="ignore"):  # inf + -inf
+        np.testing.assert_array_equal(got, _sequential(x, 0, -0.0))
+    assert np.signbit(got[270]) and np.signbit(got[3]) and np.isnan(got[40]) and np.isnan(got[41])
+    d = RNG.standard_normal((9, 131)) * 1e12
+    np.testing.assert_array_equal(fns["sum_columns_f64"](d), _sequential(d, 0))
+    t = (RNG.standard_normal((5, 3, 290)) * 1e4).astype(np.float32)
+    np.testing.assert_array_equal(fns["sum_columns_3d"](t), _sequential(t.reshape(15, 290), 0))
+
+
 def _argmax_rows_cases() -> np.ndarray:
     x = RNG.standard_normal((R, C)).astype(np.float32)
     x[0, [6, 21, 37, 90]] = 9.0  # ties in different lanes and accumulators: the smallest index
@@ -218,4 +249,9 @@ def test_argmax_columns(fns) -> None:
     x = np.random.default_rng(5).integers(-2, 2, size=(R, C)).astype(np.float32)
     x[4, 7] = np.nan
     x[2, 7] = np.nan
-    np.testing.assert_array_equal(fns["argmax_columns"](x), np.argmax(x, axis=0))
+    x[5, 8] = 9.0  # the maximum in the group of rows left over (rows 4-5)
+    x[1, 9] = 9.0  # a tie across groups: the first
+    x[4, 9] = 9.0
+    expected = np.argmax(x, axis=0)
+    assert expected[7] == 2 and expected[8] == 5 and expected[9] == 1
+    np.testing.assert_array_equal(fns["argmax_columns"](x), expected)

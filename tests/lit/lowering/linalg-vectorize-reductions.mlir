@@ -80,18 +80,24 @@ func.func @sum_rows_tail(%x: tensor<4x37xf32>) -> tensor<4xf32> {
 // -----
 
 // A sum over rows into 38 columns: blocks of 16 columns live in 4 vectors across
-// the loop over the rows (each column sums in the spec's order: no reassoc
-// needed); the blocks run in parallel; then columns 32-35 as one vector, and
-// the last 2 as scalars.
+// a group of 4 rows (`column_rows`), the blocks of the panel (all 32 columns: the
+// outputs fit in L1) one after another, then the next group, so the matrix is
+// read in order (each column sums in the spec's order: no reassoc needed); the
+// panels run in parallel; then columns 32-35 as one vector, and the last 2 as
+// scalars.
 // CHECK-LABEL: func.func @sum_columns
-// CHECK:       "scf.parallel"
-// CHECK:         %[[O:.*]] = vector.load %{{.*}}[%[[C:.*]]] : memref<38xf32>, vector<4xf32>
-// CHECK-COUNT-3: vector.load
-// CHECK:         scf.for %[[R:.*]] = %{{.*}} to %{{.*}} step %{{.*}} iter_args(%[[ACC:.*]] = %[[O]], {{.*}}) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>) {
-// CHECK-NEXT:      %[[V:.*]] = vector.load %x[%[[R]], %[[C]]] : memref<8x38xf32>, vector<4xf32>
-// CHECK-NEXT:      arith.addf %[[ACC]], %[[V]] : vector<4xf32>
-// CHECK:         vector.store
-// CHECK:       }) {vectorized = "column(4x4)"}
+// CHECK:       "scf.parallel"(%{{.*}}, %{{.*}}, %[[PANEL:.*]]) <{
+// CHECK-NEXT:    ^bb0(%[[P:.*]]: index):
+// CHECK:         scf.for %[[G:.*]] = %{{.*}} to %{{.*}} step %[[FOUR:.*]] {
+// CHECK:           %[[GE:.*]] = arith.addi %[[G]], %{{.*}} : index
+// CHECK:           scf.for %[[C:.*]] = %[[P]] to %{{.*}} step %{{.*}} {
+// CHECK-NEXT:        %[[O:.*]] = vector.load %{{.*}}[%[[C]]] : memref<38xf32>, vector<4xf32>
+// CHECK-COUNT-3:     vector.load
+// CHECK:             scf.for %[[R:.*]] = %[[G]] to %[[GE]] step %{{.*}} iter_args(%[[ACC:.*]] = %[[O]], {{.*}}) -> (vector<4xf32>, vector<4xf32>, vector<4xf32>, vector<4xf32>) {
+// CHECK-NEXT:          %[[V:.*]] = vector.load %x[%[[R]], %[[C]]] : memref<8x38xf32>, vector<4xf32>
+// CHECK-NEXT:          arith.addf %[[ACC]], %[[V]] : vector<4xf32>
+// CHECK:             vector.store
+// CHECK:       }) {vectorized = "column(4x4, 4 rows x 32)"}
 // CHECK:       %[[END:.*]] = arith.constant 36 : index
 // CHECK:       scf.for %{{.*}} = %{{.*}} to %[[END]] step %{{.*}} {
 // CHECK:         scf.for {{.*}} -> (vector<4xf32>)
@@ -101,7 +107,7 @@ func.func @sum_rows_tail(%x: tensor<4x37xf32>) -> tensor<4xf32> {
 // CHECK:         scf.for
 // CHECK:           arith.addf %{{.*}}, %{{.*}} : f32
 // ORDERED-LABEL: func.func @sum_columns
-// ORDERED:       {vectorized = "column(4x4)"}
+// ORDERED:       {vectorized = "column(4x4, 4 rows x 32)"}
 func.func @sum_columns(%x: tensor<8x38xf32>) -> tensor<38xf32> {
   %zero = xla.constant dense<0.0> : tensor<f32>
   %s = xla.reduce(%x init: %zero) applies xla.add across dimensions = [0] : (tensor<8x38xf32>, tensor<f32>) -> tensor<38xf32>
