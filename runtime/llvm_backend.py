@@ -123,6 +123,8 @@ def _store(op: llvm.StoreOp, builder: ir.IRBuilder, val_map: ValueMap, _: BlockM
     store = builder.store(value, ptr)
     if op.alignment:
         store.align = op.alignment.value.data
+    if op.nontemporal is not None:  # `!nontemporal !{i32 1}`: a streaming store (movnt)
+        store.set_metadata("nontemporal", builder.module.add_metadata([ir.Constant(ir.IntType(32), 1)]))
 
 
 @register_op_translation(VectorFCmpOp)

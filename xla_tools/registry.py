@@ -161,6 +161,12 @@ def _vectorize_reductions() -> type[ModulePass]:
     return LinalgVectorizeReductionsPass
 
 
+def _stream_copies() -> type[ModulePass]:
+    from lowering.codegen.stream_copies import LinalgStreamCopiesPass
+
+    return LinalgStreamCopiesPass
+
+
 def _tile_transposes() -> type[ModulePass]:
     from lowering.codegen.tile_transposes import LinalgTileTransposesPass
 
@@ -306,6 +312,7 @@ LOWERING_PASSES: dict[str, PassFactory] = {
     "linalg-interchange": _interchange,
     "linalg-reassociate-reductions": _reassociate,
     "linalg-vectorize-reductions": _vectorize_reductions,
+    "linalg-stream-copies": _stream_copies,
     "memref-hoist-loop-allocations": _hoist_allocations,
     "linalg-tile-transposes": _tile_transposes,
     "linalg-split-reductions": _split_reductions,
@@ -356,6 +363,7 @@ LOWER_TO_LLVM: tuple[str, ...] = (
     "linalg-split-reductions",
     "linalg-reassociate-reductions",
     "linalg-vectorize-reductions",
+    "linalg-stream-copies",
     "linalg-tile-transposes",
     "convert-linalg-to-parallel-loops",
     "memref-hoist-loop-allocations",

@@ -16,6 +16,8 @@ loops, in the order `lower-to-llvm` runs them (`xla_tools/registry.py`):
 6. `linalg-vectorize-reductions` (`vectorize_reductions.py`, its analysis in
    `reduction_forms.py`): row, selection (argmax) and column reductions as
    explicit `vector` loops with partial results in registers;
+6b. `linalg-stream-copies` (`stream_copies.py`): copies into buffers larger than a
+   quarter of the L3 as vector loops with non-temporal stores;
 7. `linalg-tile-transposes` (`tile_transposes.py`): element-wise generics reading
    an operand transposed run over tiles, through a buffer;
 8. `memref-hoist-loop-allocations` (`hoist_allocations.py`): per-iteration

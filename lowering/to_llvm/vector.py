@@ -76,7 +76,13 @@ class StoreLowering(RewritePattern):
         value = llvm_operand(op.vector, rewriter, op)
         ops: list[Operation] = []
         address, t = _address(op, op.base, list(op.indices), rewriter, ops)
-        store = llvm.StoreOp(value, address, alignment=element_size(t.get_element_type()))
+        # A non-temporal store is aligned to its vector (its producer, `linalg-stream-copies`,
+        # peels to make it so): x86 has no unaligned streaming vector store, and LLVM would
+        # split an element-aligned one into scalar `movnti`s.
+        nontemporal = op.nontemporal is not None and op.nontemporal.value.data != 0
+        size = element_size(t.get_element_type())
+        alignment = element_size(op.vector.type) if nontemporal else size
+        store = llvm.StoreOp(value, address, alignment=alignment, nontemporal=nontemporal)
         rewriter.replace(op, [*ops, store], [])
 
 

@@ -22,6 +22,19 @@ func.func @load_fma_store(%m: memref<4x32xf32>, %i: index, %s: f32) {
   func.return
 }
 
+// A non-temporal store (`linalg-stream-copies`) keeps the flag and is aligned to its
+// whole vector: x86 has no unaligned streaming vector store.
+// CHECK-LABEL: func.func @nontemporal_store
+// CHECK:       llvm.store %{{.*}}, %{{.*}} {alignment = 64 : i64, nontemporal} : vector<16xf32>, !llvm.ptr
+// CHECK:       llvm.store %{{.*}}, %{{.*}} {alignment = 4 : i64} : vector<16xf32>, !llvm.ptr
+func.func @nontemporal_store(%m: memref<4x32xf32>, %i: index) {
+  %c0 = arith.constant 0 : index
+  %v = vector.load %m[%i, %c0] : memref<4x32xf32>, vector<16xf32>
+  vector.store %v, %m[%i, %c0] {nontemporal = true} : memref<4x32xf32>, vector<16xf32>
+  vector.store %v, %m[%i, %c0] {nontemporal = false} : memref<4x32xf32>, vector<16xf32>
+  func.return
+}
+
 // A broadcast to the operand's own type is the operand.
 // CHECK-LABEL: func.func @identity_broadcast
 // CHECK-NOT:   llvm.shufflevector
