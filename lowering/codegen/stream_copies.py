@@ -36,8 +36,9 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import memref, vector
 from xdsl.dialects.builtin import (
-    AnyFloat,
     BoolAttr,
+    Float32Type,
+    Float64Type,
     IntegerType,
     MemRefType,
     ModuleOp,
@@ -59,10 +60,12 @@ Index = SSAValue | int
 
 
 def _element_bits(t: MemRefType) -> int | None:
+    """The element's width for f32, f64 and i8-i64 (16-bit and smaller floats are
+    emulated by a later pass, which does not rewrite vector loads and stores)."""
     e = t.get_element_type()
     if isinstance(e, IntegerType):
-        return e.width.data if e.width.data % 8 == 0 else None
-    if isinstance(e, AnyFloat):
+        return e.width.data if e.width.data in (8, 16, 32, 64) else None
+    if isinstance(e, (Float32Type, Float64Type)):
         return e.bitwidth
     return None
 

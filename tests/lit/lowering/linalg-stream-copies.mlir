@@ -50,3 +50,14 @@ func.func @transpose(%x: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %r = xla.transpose %x, dims = [1, 0] : (tensor<64x64xf32>) -> tensor<64x64xf32>
   func.return %r : tensor<64x64xf32>
 }
+
+// -----
+
+// bf16 (5120 bytes) is left to the ordinary copy (a later pass emulates it on i16).
+// CHECK-LABEL: func.func @bf16
+// CHECK-NOT:   nontemporal
+// CHECK:       memref.copy
+func.func @bf16(%x: tensor<64x24xbf16>, %y: tensor<64x16xbf16>) -> tensor<64x40xbf16> {
+  %r = xla.concatenate %x, %y, dim = 1 : (tensor<64x24xbf16>, tensor<64x16xbf16>) -> tensor<64x40xbf16>
+  func.return %r : tensor<64x40xbf16>
+}
