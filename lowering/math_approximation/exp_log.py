@@ -47,10 +47,10 @@ EXPM1_Q = (
 )
 """expm1(r) = r + r^2/2 + r^3 Q(r), |r| <= ln2/2 (fit.py `expm1`)."""
 EXP_Q = (0.16666534543037415, 0.041667237877845764, 0.008367476053535938, 0.001386379124596715)
-"""The same with Q of degree 3, the error relative to exp(r) (fit.py `exp`, 0.06 ulp): one
-fma fewer than `EXPM1_Q`, for tanh, erf and erfc, whose results take it as `t + t p`
-with their own rounding errors attenuated (exp itself keeps `EXPM1_Q`: with this one
-its maximum rose from 0.97 to 0.996 ulp, too near its bound of 1)."""
+"""The same with Q of degree 3, the error relative to exp(r) (fit.py `exp`, 0.06 ulp): exp
+and exp2 as one Horner chain from 1 (`exp_horner`: 0.88 ulp; `1 + expm1_poly(r, EXP_Q)`
+rounded twice and gave 0.996), tanh, erf and erfc as `t + t p` (`exp_poly`), with their
+own rounding errors attenuated. expm1 keeps `EXPM1_Q`, for its relative error near 0."""
 
 LOG_P = (
     0.3333333134651184, -0.250008225440979, 0.20001226663589478, -0.16623356938362122,
