@@ -38,6 +38,8 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import BlockInsertPoint, InsertPoint
 from xdsl.traits import IsTerminator
 
+from lowering.loop_annotation import copy_loop_annotation
+
 
 def split_block_before(op: Operation, arg_types: Iterable[Attribute] = ()) -> Block:
     """Move `op` and the ops after it in its block into a new block (with arguments
@@ -205,7 +207,9 @@ class ForLowering(RewritePattern):
         assert terminator is not None and terminator.has_trait(IsTerminator)
         stepped = arith.AddiOp(iv, op.step)
         rewriter.insert(stepped, InsertPoint.before(terminator))
-        rewriter.replace(terminator, cf.BranchOp(header, stepped, *terminator.operands))
+        latch = cf.BranchOp(header, stepped, *terminator.operands)
+        copy_loop_annotation(op, latch)  # LLVM reads loop hints from the branch back to the header
+        rewriter.replace(terminator, latch)
         rewriter.insert(cf.BranchOp(header, op.lb, *op.iter_args), InsertPoint.at_end(init_block))
         comparison = arith.CmpiOp(iv, op.ub, "slt")
         rewriter.insert(comparison, InsertPoint.at_end(header))

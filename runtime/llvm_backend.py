@@ -11,6 +11,7 @@ and dispatches each op first to the handlers registered here, then to xDSL's
   and the vector `llvm.fcmp`/`llvm.select` and `llvm.extractelement` of
   `lowering.to_llvm.vector_compare`;
 * `llvm.call_intrinsic` (xDSL's rejects fast-math flags);
+* `llvm.br` (xDSL's, plus the `!llvm.loop` metadata of a `lowering.loop_annotation`);
 * `llvm.mlir.global` (dense initializers are emitted as raw bytes, so big
   constants translate quickly; a global without a value that is not external
   is zero-initialized; `alignment` is honoured).
@@ -39,6 +40,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
+from lowering.loop_annotation import interleave_count
 from lowering.to_llvm.common import FPToSIOp, FPToUIOp, SwitchOp, UIToFPOp
 from lowering.to_llvm.vector_compare import ExtractElementOp
 from lowering.to_llvm.vector_compare import FCmpOp as VectorFCmpOp
@@ -259,6 +261,21 @@ def _convert_global(op: llvm.GlobalOp, module: ir.Module) -> None:
         gvar.align = op.alignment.value.data
     if op.body.blocks:
         raise NotImplementedError("globals with initializer regions are not supported")
+
+
+@register_op_translation(llvm.BrOp)
+def _br(op: llvm.BrOp, builder: ir.IRBuilder, val_map: ValueMap, block_map: BlockMap) -> None:
+    """xDSL's branch, plus `!llvm.loop` metadata from a loop annotation (`lowering.loop_annotation`)."""
+    xdsl_convert_op(op, builder, val_map, block_map)
+    count = interleave_count(op)
+    if count is not None:
+        module: ir.Module = builder.module
+        hint = module.add_metadata([ir.MetaDataString(module, "llvm.loop.interleave.count"), ir.Constant(ir.IntType(32), count)])
+        # A loop ID refers to itself (LLVM ignores it otherwise); it is one node per loop,
+        # outside `add_metadata`'s cache (which would hash the cycle).
+        loop_id = ir.values.MDValue(module, [], name=str(len(module.metadata)))
+        loop_id.operands = (loop_id, hint)
+        builder.block.instructions[-1].set_metadata("llvm.loop", loop_id)
 
 
 # ---------------------------------------------------------------------------

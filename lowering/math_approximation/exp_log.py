@@ -47,10 +47,10 @@ EXPM1_Q = (
 )
 """expm1(r) = r + r^2/2 + r^3 Q(r), |r| <= ln2/2 (fit.py `expm1`)."""
 EXP_Q = (0.16666534543037415, 0.041667237877845764, 0.008367476053535938, 0.001386379124596715)
-"""The same with Q of degree 3, the error relative to exp(r) (fit.py `exp`, 0.06 ulp): one
-fma fewer than `EXPM1_Q`, for tanh, erf and erfc, whose results take it as `t + t p`
-with their own rounding errors attenuated (exp itself keeps `EXPM1_Q`: with this one
-its maximum rose from 0.97 to 0.996 ulp, too near its bound of 1)."""
+"""The same with Q of degree 3, the error relative to exp(r) (fit.py `exp`, 0.06 ulp): exp
+and exp2 as one Horner chain from 1 (`exp_horner`: 0.88 ulp; `1 + expm1_poly(r, EXP_Q)`
+rounded twice and gave 0.996), tanh, erf and erfc as `t + t p` (`exp_poly`), with their
+own rounding errors attenuated. expm1 keeps `EXPM1_Q`, for its relative error near 0."""
 
 LOG_P = (
     0.3333333134651184, -0.250008225440979, 0.20001226663589478, -0.16623356938362122,
@@ -95,6 +95,13 @@ def exp_poly(e: Emitter, r: SSAValue) -> SSAValue:
     return expm1_poly(e, r, EXP_Q)
 
 
+def exp_horner(e: Emitter, r: SSAValue) -> SSAValue:
+    """exp(r) for |r| <= ln2/2 as one Horner chain `1 + r (1 + r (1/2 + r Q(r)))`,
+    Q = `EXP_Q`: six fmas and one rounding of a value near 1 (`1 + expm1_poly`
+    took seven multiplies and fmas and an add, and rounded twice)."""
+    return e.poly(r, (1.0, 1.0, 0.5, *EXP_Q))
+
+
 def reduce_ln2(e: Emitter, x: SSAValue) -> tuple[SSAValue, SSAValue]:
     """(k, r) with x = k ln2 + r, k integral (as a float), |r| <= ln2/2."""
     k = e.rint(e.mul(x, e.c(LOG2E_HI)))
@@ -117,8 +124,7 @@ def _clamp_for(e: Emitter, x: SSAValue, lo: float, hi: float) -> SSAValue:
 def exp(e: Emitter, x: SSAValue) -> SSAValue:
     xc = _clamp_for(e, x, -104.0, 89.0)
     k, r = reduce_ln2(e, xc)
-    y = e.add(e.c(1.0), expm1_poly(e, r))
-    return _scaled(e, x, y, k)
+    return _scaled(e, x, exp_horner(e, r), k)
 
 
 def exp2(e: Emitter, x: SSAValue) -> SSAValue:
@@ -126,8 +132,7 @@ def exp2(e: Emitter, x: SSAValue) -> SSAValue:
     k = e.rint(xc)
     t = e.sub(xc, k)
     r = e.fma(t, e.c(LN2_HI), e.mul(t, e.c(LN2_LO)))
-    y = e.add(e.c(1.0), expm1_poly(e, r))
-    return _scaled(e, x, y, k)
+    return _scaled(e, x, exp_horner(e, r), k)
 
 
 def expm1_core(e: Emitter, x: SSAValue) -> SSAValue:

@@ -92,12 +92,12 @@ def _erfinv_ratio(w: mpmath.mpf) -> mpmath.mpf:
 
 
 FITS: dict[str, Fit] = {
-    # expm1(r) = r + r^2/2 + r^3 Q(r): exp, exp2 (after r*ln2), expm1.
+    # expm1(r) = r + r^2/2 + r^3 Q(r): expm1 (relative to expm1(r) near 0).
     "expm1": Fit(
         _safe(lambda r: (mpmath.expm1(r) - r - r * r / 2) / r**3, 1 / 6), range(5), -LN2_HALF, LN2_HALF,
         _safe(lambda r: r**3 / mpmath.expm1(r), 0.0),
     ),
-    # The same, Q of degree 3, the error relative to exp(r): tanh, erf, erfc (`1 + p`, `t + t p`).
+    # The same, Q of degree 3, the error relative to exp(r): exp, exp2 (one Horner chain), tanh, erf, erfc (`t + t p`).
     "exp": Fit(
         _safe(lambda r: (mpmath.expm1(r) - r - r * r / 2) / r**3, 1 / 6), range(4), -LN2_HALF, LN2_HALF,
         lambda r: r**3 / mpmath.exp(r),

@@ -63,6 +63,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from lowering.host_abi import SYMBOL_PREFIX
+from lowering.loop_annotation import copy_loop_annotation
 from lowering.parallel import PARALLEL_FOR_SYMBOL
 from lowering.to_llvm.common import PTR, bitwidth, convert_type
 from xla_dialect.diagnostics import LoweringError
@@ -247,13 +248,16 @@ def _move_body(source: Block, target: Block, ivs: Sequence[SSAValue]) -> None:
 
 
 def _for_nest(
-    lowers: Sequence[SSAValue], uppers: Sequence[SSAValue], steps: Sequence[SSAValue], body: Block
+    lowers: Sequence[SSAValue], uppers: Sequence[SSAValue], steps: Sequence[SSAValue], body: Block,
+    annotated: Operation | None = None,
 ) -> tuple[Operation, Block]:
     """An `scf.for` nest over the given dimensions with `body`'s ops inside;
-    returns the outer loop and the innermost block."""
+    returns the outer loop and the innermost block. The innermost loop takes
+    `annotated`'s loop annotation (`lowering.loop_annotation`)."""
     outer: Operation | None = None
     parent: Block | None = None
     ivs: list[SSAValue] = []
+    loop: Operation | None = None
     for lb, ub, st in zip(lowers, uppers, steps):
         block = Block(arg_types=[IndexType()])
         loop = scf.ForOp(lb, ub, st, [], Region(block))
@@ -264,7 +268,9 @@ def _for_nest(
             parent.add_op(scf.YieldOp())
         parent = block
         ivs.append(block.args[0])
-    assert outer is not None and parent is not None
+    assert outer is not None and parent is not None and loop is not None
+    if annotated is not None:
+        copy_loop_annotation(annotated, loop)
     _move_body(body, parent, ivs)
     parent.add_op(scf.YieldOp())
     return outer, parent
@@ -279,7 +285,7 @@ def serialize(op: scf.ParallelOp) -> Operation:
     """Replace `op` by the equivalent `scf.for` nest; its per-iteration scratch buffers
     (static `memref.alloca`s) move out of the loop (`hoist_scratch`)."""
     _check_no_reductions(op)
-    outer, _ = _for_nest(list(op.lowerBound), list(op.upperBound), list(op.step), op.body.block)
+    outer, _ = _for_nest(list(op.lowerBound), list(op.upperBound), list(op.step), op.body.block, op)
     Rewriter.replace_op(op, outer, [])
     hoist_scratch(outer)
     return outer
@@ -320,7 +326,7 @@ def _single_dimension(op: scf.ParallelOp) -> scf.ParallelOp:
             inner.detach()
             inner_block.add_op(inner)
     inner_block.add_op(scf.ReduceOp())
-    nest, _ = _for_nest(list(op.lowerBound[1:]), list(op.upperBound[1:]), list(op.step[1:]), inner_block)
+    nest, _ = _for_nest(list(op.lowerBound[1:]), list(op.upperBound[1:]), list(op.step[1:]), inner_block, op)
     block.add_op(nest)
     block.add_op(scf.ReduceOp())
     new = scf.ParallelOp([op.lowerBound[0]], [op.upperBound[0]], [op.step[0]], Region(block))
@@ -495,6 +501,7 @@ class _Outliner:
             start, stop = start_op.result, stop_op.result
         loop_block = Block(arg_types=[index])
         loop = scf.ForOp(start, stop, step, [], Region(loop_block))
+        copy_loop_annotation(op, loop)
         block.add_op(loop)
         block.add_op(func.ReturnOp())
         _move_body(op.body.block, loop_block, [loop_block.args[0]])

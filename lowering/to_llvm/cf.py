@@ -14,6 +14,7 @@ from xdsl.ir import Block, Operation
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
+from lowering.loop_annotation import copy_loop_annotation
 from lowering.to_llvm.common import (
     ConversionPass,
     SwitchOp,
@@ -28,7 +29,9 @@ class BranchLowering(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: cf.BranchOp, rewriter: PatternRewriter, /) -> None:
         args = llvm_operands(op.arguments, rewriter, op)
-        rewriter.replace(op, llvm.BrOp(op.successor, *args))
+        branch = llvm.BrOp(op.successor, *args)
+        copy_loop_annotation(op, branch)
+        rewriter.replace(op, branch)
 
 
 class CondBranchLowering(RewritePattern):

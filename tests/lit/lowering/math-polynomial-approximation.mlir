@@ -4,7 +4,7 @@
 // BAD: error: math-polynomial-approximation: ldexp=foo is not one of auto, native, bits
 // RUN: xla-opt %s --split-input-file -p 'math-polynomial-approximation{functions=tanh}' | FileCheck %s --check-prefix=ONLY
 
-// exp: clamp, Cody-Waite reduction with fmas, the shared expm1 polynomial,
+// exp: clamp, Cody-Waite reduction with fmas, exp(r) as one polynomial from 1,
 // 2^k built in the exponent field (two factors), NaN selected back in (fptosi of
 // the NaN the clamp let through would be poison).
 // CHECK-LABEL: func.func @exp_f32
@@ -35,7 +35,12 @@
 // NATIVE-NOT:     arith.fptosi
 // NATIVE-NOT:     arith.shli
 // NATIVE-NOT:     arith.cmpf uno
-// NATIVE:         %[[Y:.*]] = llvm.call_intrinsic "llvm.ldexp.f32.i32"({{.*}}, %[[K]]) : (f32, i32) -> f32
+// exp(r) is one Horner chain ending in `fma(.., r, 1)`: no `1 + p` add.
+// NATIVE-NOT:     arith.addf
+// NATIVE:         %[[ONE:.*]] = arith.constant 1.000000e+00 : f32
+// NATIVE-NEXT:    %[[S:.*]] = math.fma %{{.*}}, %[[R:.*]], %[[ONE]] : f32
+// NATIVE-NEXT:    %[[E:.*]] = math.fma %[[S]], %[[R]], %[[ONE]] : f32
+// NATIVE-NEXT:    %[[Y:.*]] = llvm.call_intrinsic "llvm.ldexp.f32.i32"(%[[E]], %[[K]]) : (f32, i32) -> f32
 // NATIVE-NEXT:    func.return %[[Y]] : f32
 func.func @exp_f32(%x: f32) -> f32 {
   %0 = math.exp %x : f32

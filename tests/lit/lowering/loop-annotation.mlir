@@ -1,0 +1,96 @@
+// RUN: xla-opt %s --split-input-file -p math-polynomial-approximation | FileCheck %s
+// RUN: xla-opt %s --split-input-file -p 'math-polynomial-approximation{interleave=false}' | FileCheck %s --check-prefix=OFF
+// RUN: xla-opt %s --split-input-file -p math-polynomial-approximation,lower-scf-to-cf,convert-cf-to-llvm | FileCheck %s --check-prefix=BRANCH
+// RUN: xla-opt %s --split-input-file -p math-polynomial-approximation,convert-parallel-loops-to-calls | FileCheck %s --check-prefix=SERIAL
+
+// math-polynomial-approximation gives the innermost loop around scalar expansions an
+// interleave count for LLVM's vectorizer: 4 around one expanded function, 2 around
+// more; none with interleave=false. lower-scf-to-cf puts it on the branch back to
+// the header, convert-cf-to-llvm keeps it on the llvm.br (the translation to LLVM IR
+// makes it `!llvm.loop` metadata).
+// CHECK-LABEL: func.func @one_function
+// CHECK:         scf.for
+// CHECK:         } {llvm.loop_annotation = {interleave_count = 4 : i32}}
+// OFF-LABEL: func.func @one_function
+// OFF-NOT:     llvm.loop_annotation
+// BRANCH-LABEL: func.func @one_function
+// BRANCH:         llvm.cond_br
+// BRANCH:         llvm.br ^{{.*}}({{.*}}) {llvm.loop_annotation = {interleave_count = 4 : i32}}
+// BRANCH-NEXT:  ^{{.*}}:
+// BRANCH-NEXT:    func.return
+func.func @one_function(%a: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %c64 step %c1 {
+    %x = memref.load %a[%i] : memref<64xf32>
+    %y = math.tanh %x : f32
+    memref.store %y, %a[%i] : memref<64xf32>
+  }
+  func.return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @two_functions
+// CHECK:         } {llvm.loop_annotation = {interleave_count = 2 : i32}}
+func.func @two_functions(%a: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c1 = arith.constant 1 : index
+  scf.for %i = %c0 to %c64 step %c1 {
+    %x = memref.load %a[%i] : memref<64xf32>
+    %y = math.tanh %x : f32
+    %z = math.exp %y : f32
+    memref.store %z, %a[%i] : memref<64xf32>
+  }
+  func.return
+}
+
+// -----
+
+// A loop carrying a value (a reduction: LLVM interleaves those itself) and a vector
+// expansion (already vectorized) get no count.
+// CHECK-LABEL: func.func @left_alone
+// CHECK-NOT:     llvm.loop_annotation
+// CHECK:         func.return
+func.func @left_alone(%a: memref<64xf32>, %v: vector<16xf32>) -> (f32, vector<16xf32>) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c1 = arith.constant 1 : index
+  %zero = arith.constant 0.0 : f32
+  %s = scf.for %i = %c0 to %c64 step %c1 iter_args(%acc = %zero) -> (f32) {
+    %x = memref.load %a[%i] : memref<64xf32>
+    %y = math.exp %x : f32
+    %n = arith.addf %acc, %y : f32
+    scf.yield %n : f32
+  }
+  %w = scf.for %i = %c0 to %c64 step %c1 iter_args(%acc = %v) -> (vector<16xf32>) {
+    %e = math.exp %acc : vector<16xf32>
+    scf.yield %e : vector<16xf32>
+  }
+  func.return %s, %w : f32, vector<16xf32>
+}
+
+// -----
+
+// An scf.parallel is marked too; convert-parallel-loops-to-calls gives the count to
+// the scf.for it becomes (here serialized: too little work for threads).
+// CHECK-LABEL: func.func @parallel
+// CHECK:         }) {llvm.loop_annotation = {interleave_count = 4 : i32}}
+// SERIAL-LABEL: func.func @parallel
+// SERIAL:         scf.for
+// SERIAL:         } {llvm.loop_annotation = {interleave_count = 4 : i32}}
+func.func @parallel(%a: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c1 = arith.constant 1 : index
+  "scf.parallel"(%c0, %c64, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+  ^bb0(%i: index):
+    %x = memref.load %a[%i] : memref<64xf32>
+    %y = math.exp %x : f32
+    memref.store %y, %a[%i] : memref<64xf32>
+    scf.reduce
+  }) : (index, index, index) -> ()
+  func.return
+}
