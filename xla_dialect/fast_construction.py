@@ -7,14 +7,15 @@ constructs (operands, results, regions, successors) it tests every argument agai
 on failure, re-imports `DenseArrayBase` and builds a new segment-size array (packing
 bytes) for every op with variadic segments, and `Operation.__init__` imports the unknown
 location once per op; `IRDLOperation.__post_init__` walks the op's definitions for
-default values on every op.
+default values on every op; and `Attribute.__post_init__` tests every new attribute
+against two ABCs.
 
 The builder installed here does the same work for the ops whose options are at most
 attribute-sized segments (every op the pipeline builds but a few): the same operands,
 results, regions, successors, properties and attributes, in the same order, from the same
 arguments. It asks whether an argument is a sequence once per Python type, and shares one
-segment-size attribute per distinct list of sizes (attributes are immutable values), and
-lists each definition's default values once. Any
+segment-size attribute per distinct list of sizes (attributes are immutable values), lists
+each definition's default values once, and tests an attribute's kind once per class. Any
 argument it would reject, and every op with other options, goes to xDSL's own builder, so
 errors are xDSL's, word for word. `tests/unit/test_fast_construction.py` builds ops both
 ways and compares them.
@@ -28,7 +29,7 @@ from typing import Any
 import xdsl.ir.core as ir_core
 import xdsl.irdl.operations as irdl
 from xdsl.dialects.builtin import UNKNOWN_LOC, DenseArrayBase, LocationAttr, i32
-from xdsl.ir import Operation, SSAValue
+from xdsl.ir import Attribute, Data, Operation, ParametrizedAttribute, SSAValue
 from xdsl.irdl.operations import (
     AttrSizedOperandSegments,
     AttrSizedRegionSegments,
@@ -240,23 +241,45 @@ def _post_init(self: irdl.IRDLOperation) -> None:
     super(irdl.IRDLOperation, self).__post_init__()
 
 
+_ATTRIBUTE_KINDS: set[type] = set()
+"""Attribute classes already found to be `Data` or `ParametrizedAttribute`."""
+
+
+def _attribute_post_init(self: Attribute) -> None:
+    """`Attribute.__post_init__`: verify, and check the kind once per class (`Data |
+    ParametrizedAttribute` are ABCs: a Python-level `isinstance` for every attribute)."""
+    self._verify()  # pyright: ignore[reportPrivateUsage]
+    kind = type(self)
+    if kind not in _ATTRIBUTE_KINDS:
+        if not isinstance(self, Data | ParametrizedAttribute):
+            raise TypeError("Attributes should only be Data or ParametrizedAttribute")
+        _ATTRIBUTE_KINDS.add(kind)
+
+
 def _unknown_loc() -> LocationAttr:
     return UNKNOWN_LOC
 
 
 XDSL_OP_INIT = irdl.irdl_op_init
 XDSL_POST_INIT = irdl.IRDLOperation.__post_init__
-"""xDSL's own builder and default filling (what the tests compare against)."""
+XDSL_ATTRIBUTE_POST_INIT = Attribute.__post_init__
+"""xDSL's own functions (what the tests compare against)."""
 
 
 def install_fast_op_construction() -> None:
-    """Replace xDSL's `irdl_op_init`, `IRDLOperation.__post_init__` and its per-op
-    import of the unknown location."""
+    """Replace xDSL's `irdl_op_init`, `IRDLOperation.__post_init__`,
+    `Attribute.__post_init__` and its per-op import of the unknown location."""
     if getattr(irdl.irdl_op_init, "_xla_fast", False):
         return
     irdl.irdl_op_init = _make_op_init(XDSL_OP_INIT)
     irdl.IRDLOperation.__post_init__ = _post_init  # type: ignore[method-assign]
+    Attribute.__post_init__ = _attribute_post_init  # type: ignore[method-assign]
     ir_core._unknown_loc = _unknown_loc
 
 
-__all__ = ["XDSL_OP_INIT", "XDSL_POST_INIT", "install_fast_op_construction"]
+__all__ = [
+    "XDSL_ATTRIBUTE_POST_INIT",
+    "XDSL_OP_INIT",
+    "XDSL_POST_INIT",
+    "install_fast_op_construction",
+]

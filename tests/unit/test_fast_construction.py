@@ -116,3 +116,18 @@ def test_bad_arguments_get_xdsls_errors(build: Callable[[], object]) -> None:
     with xdsl_builder():
         reference = _error(build)
     assert fast == reference
+
+
+def test_attribute_kind_is_still_checked() -> None:
+    from dataclasses import dataclass
+
+    from xdsl.ir import Attribute
+
+    @dataclass(frozen=True)
+    class NotAnAttributeKind(Attribute):
+        name = "test.bad"
+
+    with pytest.raises(TypeError, match="only be Data or ParametrizedAttribute"):
+        NotAnAttributeKind()
+    with pytest.raises(TypeError, match="only be Data or ParametrizedAttribute"):
+        NotAnAttributeKind()
