@@ -10,8 +10,8 @@ location once per op; `IRDLOperation.__post_init__` walks the op's definitions f
 default values on every op; and `Attribute.__post_init__` tests every new attribute
 against two ABCs.
 
-The builder installed here does the same work for the ops whose options are at most
-attribute-sized segments (every op the pipeline builds but a few): the same operands,
+The builder installed here does the same work for the ops without `SameVariadic*Size`
+options (every op the pipeline builds but a few): the same operands,
 results, regions, successors, properties and attributes, in the same order, from the same
 arguments. It asks whether an argument is a sequence once per Python type, and shares one
 segment-size attribute per distinct list of sizes (attributes are immutable values), lists
@@ -38,6 +38,7 @@ from xdsl.irdl.operations import (
     AttrSizedSuccessorSegments,
     OpDef,
     OptionalDef,
+    SameVariadicSize,
     VariadicDef,
     VarIRConstruct,
 )
@@ -105,15 +106,19 @@ _SEGMENT_INDEX: dict[type, int] = {
 }
 
 _SIMPLE: dict[int, tuple[OpDef, bool]] = {}
-"""Per op definition (by id, holding it alive): whether its options are only the four
-attribute-sized segment kinds, which this builder handles."""
+"""Per op definition (by id, holding it alive): whether this builder handles it: its
+options are the four attribute-sized segment kinds or options the builder ignores (as
+xDSL's does: `ParsePropInAttrDict`, ...), not `SameVariadic*Size`."""
 
 
 def _handles(op_def: OpDef) -> bool:
     entry = _SIMPLE.get(id(op_def))
     if entry is None or entry[0] is not op_def:
         simple = all(
-            isinstance(o, AttrSizedSegments) and type(o) in _SEGMENT_INDEX for o in op_def.options
+            type(o) in _SEGMENT_INDEX
+            if isinstance(o, AttrSizedSegments)
+            else not isinstance(o, SameVariadicSize)
+            for o in op_def.options
         )
         entry = _SIMPLE[id(op_def)] = (op_def, simple)
     return entry[1]
@@ -142,8 +147,14 @@ def _operand_arg(operand: Any) -> Any:
     if kind == 0:
         return operand
     if kind == 1:
-        return SSAValue.get(operand)
-    return [o if _operand_kind(o) == 0 else SSAValue.get(o) for o in operand]
+        return _op_result(operand)
+    return [o if _operand_kind(o) == 0 else _op_result(o) for o in operand]
+
+
+def _op_result(op: Any) -> Any:
+    """`SSAValue.get(op)`: the op's single result (else xDSL's error)."""
+    results = op.results if _operand_kind(op) == 1 else ()
+    return results[0] if len(results) == 1 else SSAValue.get(op)
 
 
 def _make_op_init(original: Callable[..., None]) -> Callable[..., None]:
@@ -190,7 +201,8 @@ def _make_op_init(original: Callable[..., None]) -> Callable[..., None]:
         if op_def.options:
             sizes = (built_operands[1], built_results[1], built_regions[1], built_successors[1])
             for option in op_def.options:
-                assert isinstance(option, AttrSizedSegments)
+                if not isinstance(option, AttrSizedSegments):
+                    continue
                 container = built_properties if option.as_property else built_attributes
                 container[option.attribute_name] = _segment_sizes(
                     sizes[_SEGMENT_INDEX[type(option)]]

@@ -10,9 +10,19 @@ from contextlib import contextmanager
 import pytest
 import xdsl.irdl.operations as irdl
 from xdsl.dialects import arith, func, memref, scf
-from xdsl.dialects.builtin import AffineMapAttr, IndexType, MemRefType, ModuleOp, f32, i32
+from xdsl.dialects.builtin import (
+    AffineMapAttr,
+    DenseArrayBase,
+    FloatAttr,
+    IndexType,
+    MemRefType,
+    ModuleOp,
+    f32,
+    i32,
+    i64,
+)
 from xdsl.dialects.linalg.attrs import IteratorTypeAttr
-from xdsl.dialects.linalg.ops import GenericOp, YieldOp
+from xdsl.dialects.linalg.ops import FillOp, GenericOp, TransposeOp, YieldOp
 from xdsl.ir import Block, Operation, Region
 from xdsl.ir.affine import AffineMap
 from xdsl.printer import Printer
@@ -74,7 +84,10 @@ def _generic_ops() -> list[Operation]:
     body.add_op(YieldOp(body.args[0]))
     identity = AffineMapAttr(AffineMap.identity(1))
     generic = GenericOp([a], [b], Region(body), [identity, identity], [IteratorTypeAttr.parallel()])
-    return [a, b, generic]
+    zero = arith.ConstantOp(FloatAttr(0.0, f32))
+    fill = FillOp([zero.result], [b.memref], [])
+    transpose = TransposeOp(a.memref, b.memref, DenseArrayBase.from_list(i64, [0]))
+    return [a, b, generic, zero, fill, transpose]
 
 
 def _call_ops() -> list[Operation]:
