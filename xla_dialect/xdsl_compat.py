@@ -1,5 +1,6 @@
-"""Fixes to xDSL 0.74's builtin syntax that StableHLO programs depend on (and one
-speed-up of its parser, `install_cached_literal_constraint`).
+"""Fixes to xDSL 0.74's builtin syntax that StableHLO programs depend on (and two
+speed-ups: of its parser, `install_cached_literal_constraint`, and of op construction,
+`xla_dialect.fast_construction`).
 
 MLIR reads a hexadecimal literal in a float `dense<...>` (`0x7F800000` in a
 tensor<f32>) as the element's bit pattern, and xDSL prints infinities and NaNs that
@@ -31,6 +32,7 @@ from xdsl.printer import Printer
 from xdsl.utils.lexer import Span
 
 from xla_dialect.dense_literals import install_dense_literals
+from xla_dialect.fast_construction import install_fast_op_construction
 from xla_dialect.float_printing import mlir_float_text
 
 
@@ -256,6 +258,7 @@ install_dense_literals()
 install_rank0_reshapes()
 install_mlir_printing()
 install_cached_literal_constraint()
+install_fast_op_construction()
 
 
 def install_vector_select() -> None:
