@@ -111,6 +111,12 @@ CASES = [
     Case("near_rows_f64", "mk,kn->mn", {"m": 61, "k": 33, "n": 64}, "f64", "f64"),
     Case("near_rows_t_result", "mk,kn->nm", {"m": 50, "k": 20, "n": 128}),
     Case("near_rows_33_panels", "mk,kn->mn", {"m": 129, "k": 23, "n": 64}, random=True),
+    # A read in place (whole 4-row panels along k): many panels, a batch between its
+    # rows and k, f64, and one row short of whole panels (packed).
+    Case("lhs_in_place", "mk,kn->mn", {"m": 132, "k": 37, "n": 80}, random=True),
+    Case("lhs_in_place_batch_middle", "qhd,hdk->hqk", {"q": 36, "h": 3, "d": 20, "k": 70}, random=True),
+    Case("lhs_in_place_f64", "mk,kn->mn", {"m": 40, "k": 29, "n": 33}, "f64", "f64"),
+    Case("lhs_in_place_one_short", "mk,kn->mn", {"m": 131, "k": 37, "n": 80}, random=True),
 ]
 
 
