@@ -60,7 +60,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from lowering.codegen.contraction import Contraction, match_contraction
 from lowering.codegen.emitter import Emitter
-from lowering.codegen.target import get_target
+from lowering.codegen.target import NEAR_ROW_BYTES, get_target
 from lowering.codegen.tile_transposes import TILE as TRANSPOSE_TILE
 
 MIN_MULTIPLY_ADDS = 1 << 15
@@ -455,8 +455,7 @@ VIEW_MAX_REUSE = 2
 panels of the other side reuse it: packing would cost more than it saves."""
 
 VIEW_NEAR_ROWS_REUSE = 32
-VIEW_NEAR_ROW_BYTES = 2048
-"""A right operand whose k rows are at most `VIEW_NEAR_ROW_BYTES` apart is read in
+"""A right operand whose k rows are at most `NEAR_ROW_BYTES` apart is read in
 place when at most `VIEW_NEAR_ROWS_REUSE` row panels reuse it: the pack's write and
 re-read of the whole operand cost more than reading near rows (measured on the MLP
 step's 128 x 784 @ 784 x 512 and 128 x 512 @ 512 x 512, and 16 x 128 x 64 @ 64 x 128:
@@ -486,7 +485,7 @@ def _reads_in_place(view: memref.ReinterpretCastOp | None, reuse: int, *, vector
         return k_stride == 1
     bits = _bits(t.get_element_type())  # a view's element is the accumulator type
     assert bits is not None and isinstance(k_stride, int)
-    return reuse <= VIEW_NEAR_ROWS_REUSE and k_stride * bits // 8 <= VIEW_NEAR_ROW_BYTES
+    return reuse <= VIEW_NEAR_ROWS_REUSE and k_stride * bits // 8 <= NEAR_ROW_BYTES
 
 
 def _view_if(view: memref.ReinterpretCastOp | None, keep: bool) -> memref.ReinterpretCastOp | None:
