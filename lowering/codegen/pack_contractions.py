@@ -9,8 +9,9 @@ convolution's input is), becomes, on buffers:
    B[b, k, n1*nr + n0]`, generics over the packed iteration space reading their
    source with `memref.load`, in the accumulator type (bf16/f16/integer operands
    are widened here, once per element rather than once per product), zero past
-   the edges so every tile is whole. An operand reused by at most two panels of
-   the other side is read in place through a strided view instead. With
+   the edges so every tile is whole. A left operand contiguous along k, or an
+   operand reused by at most two panels of the other side (a right operand with
+   near rows: at most 32), is read in place through a strided view instead. With
    AVX512-BF16, bf16 operands of an f32 contraction stay bf16, packed in pairs
    along k (`[.., k / 2, tile, 2]`) for `vdpbf16ps`;
 2. `C3[b, m, n] += A4[b, m / mr, k, m % mr] * B4[b, n / nr, k, n % nr]`: the
@@ -59,7 +60,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from lowering.codegen.contraction import Contraction, match_contraction
 from lowering.codegen.emitter import Emitter
-from lowering.codegen.target import get_target
+from lowering.codegen.target import NEAR_ROW_BYTES, get_target
 from lowering.codegen.tile_transposes import TILE as TRANSPOSE_TILE
 
 MIN_MULTIPLY_ADDS = 1 << 15
@@ -453,6 +454,47 @@ VIEW_MAX_REUSE = 2
 """An operand is read in place, not packed, when at most this many register-tile
 panels of the other side reuse it: packing would cost more than it saves."""
 
+VIEW_NEAR_ROWS_REUSE = 32
+"""A right operand whose k rows are at most `NEAR_ROW_BYTES` apart is read in
+place when at most `VIEW_NEAR_ROWS_REUSE` row panels reuse it: the pack's write and
+re-read of the whole operand cost more than reading near rows (measured on the MLP
+step's 128 x 784 @ 784 x 512 and 128 x 512 @ 512 x 512, and 16 x 128 x 64 @ 64 x 128:
+5% less time each). At 64 panels it gains nothing, and rows 4 KiB or more apart
+(fewer L1 and L2 sets, one page each) ran 5-9% slower than packed."""
+
+
+def _reads_in_place(view: memref.ReinterpretCastOp | None, reuse: int, *, vectorized: bool) -> bool:
+    """Whether the operand seen through `view` (`P[b, f1, k, f0]`, None: no such view)
+    is read in place, with `reuse` panels of the other side reading each of its panels.
+
+    A left operand whose rows run along k (`A[m, k]`, k contiguous) is always read in
+    place: the micro-kernel broadcasts one element of each of its mr rows per k step,
+    mr sequential streams that the prefetcher follows and that stay in L2 between the
+    column tiles reusing them, so its pack (a copy of all of A) bought nothing (matmul
+    256 and 1024, the transformer block, the MLP step: 3-4% less time; 256 x 4096 @
+    4096 x 256: 11%). Read along m instead (`A[k, m]`), each k step would take a new
+    cache line for mr elements (K = 2048: 11% slower than packed): packed as before."""
+    if view is None:
+        return False
+    if reuse <= VIEW_MAX_REUSE:
+        return True
+    t = view.result.type
+    assert isinstance(t, MemRefType) and isinstance(t.layout, StridedLayoutAttr)
+    k_stride = t.layout.get_strides()[2]
+    if not vectorized:
+        return k_stride == 1
+    bits = _bits(t.get_element_type())  # a view's element is the accumulator type
+    assert bits is not None and isinstance(k_stride, int)
+    return reuse <= VIEW_NEAR_ROWS_REUSE and k_stride * bits // 8 <= NEAR_ROW_BYTES
+
+
+def _view_if(view: memref.ReinterpretCastOp | None, keep: bool) -> memref.ReinterpretCastOp | None:
+    """`view` when it is kept; a dropped one (never inserted) releases its operand."""
+    if view is not None and not keep:
+        view.drop_all_references()
+        return None
+    return view
+
 
 @dataclass(frozen=True)
 class TransposedSource:
@@ -535,8 +577,10 @@ def pack_contraction(c: Contraction, tiles: Tiles) -> None:
     panel = [2] if pairs else []
     element = tiles.pairs or c.acc_type
     views = not pairs
-    a_view = operand_view(c, c.a, c.a_map, c.a_cast, c.m, tiles.mr, vectorized=False) if views and n1 <= VIEW_MAX_REUSE else None
-    b_view = operand_view(c, c.b, c.b_map, c.b_cast, c.n, tiles.nr, vectorized=True) if views and m1 <= VIEW_MAX_REUSE else None
+    a_view = operand_view(c, c.a, c.a_map, c.a_cast, c.m, tiles.mr, vectorized=False) if views else None
+    b_view = operand_view(c, c.b, c.b_map, c.b_cast, c.n, tiles.nr, vectorized=True) if views else None
+    a_view = _view_if(a_view, _reads_in_place(a_view, n1, vectorized=False))
+    b_view = _view_if(b_view, _reads_in_place(b_view, m1, vectorized=True))
     scratch: list[MemRefType] = []
     if a_view is None:
         scratch.append(MemRefType(element, [bt, m1, kp, tiles.mr, *panel]))

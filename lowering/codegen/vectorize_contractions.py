@@ -78,7 +78,7 @@ from lowering.codegen.pack_fusion import (
     part_buffer,
     part_bytes,
 )
-from lowering.codegen.target import Target, get_target
+from lowering.codegen.target import NEAR_ROW_BYTES, Target, get_target
 from lowering.codegen.x86vector import DotBF16Op, DotI16Op
 
 
@@ -442,10 +442,11 @@ def balanced_depth(k: int, kc: int) -> int:
     return min(kc, depth + -depth % 16)
 
 
-def _rows_adjacent(panels: SSAValue) -> bool:
+def _rows_near(panels: SSAValue, element_bits: int) -> bool:
     """Whether the k rows of each panel of `panels` (`[b, n1, k, n0(, pair)]`) follow
-    one another in memory, as in a packed buffer, rather than lie far apart, as in an
-    operand read in place through a strided view."""
+    one another in memory, as in a packed buffer, or lie at most `NEAR_ROW_BYTES`
+    apart, rather than far apart, as in a wide operand read in place through a
+    strided view."""
     t = panels.type
     assert isinstance(t, MemRefType)
     if isinstance(t.layout, NoneAttr):
@@ -454,7 +455,10 @@ def _rows_adjacent(panels: SSAValue) -> bool:
         return False
     strides = t.layout.get_strides()
     shape = t.get_shape()
-    return strides[2] == math.prod(shape[3:])
+    k_stride = strides[2]
+    if k_stride == math.prod(shape[3:]):
+        return True
+    return isinstance(k_stride, int) and k_stride * element_bits // 8 <= NEAR_ROW_BYTES
 
 
 @dataclass(frozen=True)
@@ -472,7 +476,7 @@ class Blocking:
 def blocking(pc: PackedContraction, target: Target) -> Blocking:
     """The blocking of `pc` for `target`'s caches (see the module docstring)."""
     bits = pc.element.bitwidth  # pyright: ignore[reportAttributeAccessIssue]
-    kc, mc, nc = target.cache_blocks(bits, packed=_rows_adjacent(pc.b4))
+    kc, mc, nc = target.cache_blocks(bits, packed=_rows_near(pc.b4, bits))
     pm, pn = parallel_parts(pc, max(1, mc // pc.mr), max(1, nc // pc.nr))
     return Blocking(balanced_depth(pc.k, kc), pm, pn, -(-pc.m1 // pm), -(-pc.n1 // pn))
 

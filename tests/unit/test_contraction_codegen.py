@@ -104,6 +104,19 @@ CASES = [
     Case("bf16", "mk,kn->mn", {"m": 20, "k": 32, "n": 64}, "bf16", "bf16"),
     Case("random_f32", "mk,kn->mn", {"m": 130, "k": 257, "n": 190}, random=True),
     Case("random_batched_t", "bkm,bnk->bmn", {"b": 2, "m": 66, "k": 129, "n": 67}, random=True),
+    # B read in place by up to 32 row panels (rows at most 2 KiB apart): edge rows of A,
+    # a batch, f64 (32-wide tiles), a transposed result, one panel past the bound.
+    Case("near_rows_b", "mk,kn->mn", {"m": 125, "k": 67, "n": 128}, random=True),
+    Case("near_rows_batched", "bmk,bkn->bmn", {"b": 3, "m": 30, "k": 41, "n": 192}, random=True),
+    Case("near_rows_f64", "mk,kn->mn", {"m": 61, "k": 33, "n": 64}, "f64", "f64"),
+    Case("near_rows_t_result", "mk,kn->nm", {"m": 50, "k": 20, "n": 128}),
+    Case("near_rows_33_panels", "mk,kn->mn", {"m": 129, "k": 23, "n": 64}, random=True),
+    # A read in place (whole 4-row panels along k): many panels, a batch between its
+    # rows and k, f64, and one row short of whole panels (packed).
+    Case("lhs_in_place", "mk,kn->mn", {"m": 132, "k": 37, "n": 80}, random=True),
+    Case("lhs_in_place_batch_middle", "qhd,hdk->hqk", {"q": 36, "h": 3, "d": 20, "k": 70}, random=True),
+    Case("lhs_in_place_f64", "mk,kn->mn", {"m": 40, "k": 29, "n": 33}, "f64", "f64"),
+    Case("lhs_in_place_one_short", "mk,kn->mn", {"m": 131, "k": 37, "n": 80}, random=True),
 ]
 
 

@@ -1,19 +1,20 @@
 // RUN: xla-opt %s --split-input-file -p "linalg-pack-contractions{target=avx512}" | FileCheck %s
 
-// A matmul C[m, n] += A[m, k] * B[k, n] on buffers (64x48 @ 48x200): A is packed
-// into 4-row panels (A4[b, m1, k, m0]), B into 64-column panels zero-padded past
-// n = 200 (B4[b, n1, k, n0]), and C is viewed as [1, 64, 200] (batch, m, n): the
-// contraction then reads the packed panels through floordiv/mod.
+// A matmul C[m, n] += A[m, k] * B[k, n] on buffers (62x48 @ 48x200): A is packed
+// into 4-row panels zero-padded past m = 62 (A4[b, m1, k, m0]; whole panels would be
+// read in place), B into 64-column panels zero-padded past n = 200 (B4[b, n1, k, n0]),
+// and C is viewed as [1, 62, 200] (batch, m, n): the contraction then reads the
+// packed panels through floordiv/mod.
 // CHECK-LABEL: func.func @matmul
 // CHECK-NEXT:    %[[A4:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x16x48x4xf32>
 // CHECK-NEXT:    %[[B4:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x4x48x64xf32>
 // The fill of C stays; the contraction follows the packs.
-// CHECK:         linalg.generic {{.*}} ins(%{{.*}} : f32) outs(%c : memref<64x200xf32>)
-// CHECK:         %[[C3:.*]] = memref.reinterpret_cast %c to offset: [0], sizes: [1, 64, 200], strides: [0, 200, 1] : memref<64x200xf32> to memref<1x64x200xf32, strided<[0, 200, 1]>>
+// CHECK:         linalg.generic {{.*}} ins(%{{.*}} : f32) outs(%c : memref<62x200xf32>)
+// CHECK:         %[[C3:.*]] = memref.reinterpret_cast %c to offset: [0], sizes: [1, 62, 200], strides: [0, 200, 1] : memref<62x200xf32> to memref<1x62x200xf32, strided<[0, 200, 1]>>
 // The packs iterate (b, f1, k, f0): f0 innermost, a whole tile row stored per step.
 // CHECK-NEXT:    %[[A4V:.*]] = memref.subview %[[A4]][0, 0, 0, 0] [1, 16, 48, 4] [1, 1, 1, 1]
 // CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%[[A4V]] : memref<1x16x48x4xf32, strided<[3072, 192, 4, 1]>>)
-// CHECK:           memref.load %a[%{{.*}}, %{{.*}}] : memref<64x48xf32>
+// CHECK:           memref.load %a[%{{.*}}, %{{.*}}] : memref<62x48xf32>
 // B's columns past 200 are zero: a clamped load and a select.
 // CHECK:         %[[B4V:.*]] = memref.subview %[[B4]][0, 0, 0, 0] [1, 4, 48, 64] [1, 1, 1, 1]
 // CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], {{.*}} outs(%[[B4V]] : memref<1x4x48x64xf32, strided<[12288, 3072, 64, 1]>>)
@@ -21,7 +22,7 @@
 // CHECK:           %[[LD:.*]] = memref.load %b[%{{.*}}, %[[CL]]] : memref<48x200xf32>
 // CHECK:           %[[IN:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : index
 // CHECK-NEXT:      arith.select %[[IN]], %[[LD]], %{{.*}} : f32
-// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, (d1 floordiv 4), d3, (d1 mod 4))>, affine_map<(d0, d1, d2, d3) -> (d0, (d2 floordiv 64), d3, (d2 mod 64))>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[A4V]], %[[B4V]] : {{.*}}) outs(%[[C3]] : memref<1x64x200xf32, strided<[0, 200, 1]>>)
+// CHECK:         linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, (d1 floordiv 4), d3, (d1 mod 4))>, affine_map<(d0, d1, d2, d3) -> (d0, (d2 floordiv 64), d3, (d2 mod 64))>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%[[A4V]], %[[B4V]] : {{.*}}) outs(%[[C3]] : memref<1x62x200xf32, strided<[0, 200, 1]>>)
 // CHECK-NEXT:    ^bb0(%[[X:.*]]: f32, %[[Y:.*]]: f32, %[[ACC:.*]]: f32):
 // CHECK-NEXT:      %[[P:.*]] = arith.mulf %[[X]], %[[Y]] : f32
 // CHECK-NEXT:      %[[S:.*]] = arith.addf %[[ACC]], %[[P]] : f32
@@ -29,13 +30,13 @@
 // CHECK:         memref.dealloc %[[A4]] : memref<1x16x48x4xf32>
 // CHECK-NEXT:    memref.dealloc %[[B4]] : memref<1x4x48x64xf32>
 // CHECK-NEXT:    func.return
-func.func @matmul(%a: memref<64x48xf32>, %b: memref<48x200xf32>, %c: memref<64x200xf32>) {
+func.func @matmul(%a: memref<62x48xf32>, %b: memref<48x200xf32>, %c: memref<62x200xf32>) {
   %zero = arith.constant 0.000000e+00 : f32
-  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%zero : f32) outs(%c : memref<64x200xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1) -> ()>, affine_map<(d0, d1) -> (d0, d1)>], iterator_types = ["parallel", "parallel"]} ins(%zero : f32) outs(%c : memref<62x200xf32>) {
   ^bb0(%in: f32, %out: f32):
     linalg.yield %in : f32
   }
-  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%a, %b : memref<64x48xf32>, memref<48x200xf32>) outs(%c : memref<64x200xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d1, d2)>, affine_map<(d0, d1, d2) -> (d0, d2)>], iterator_types = ["parallel", "reduction", "parallel"]} ins(%a, %b : memref<62x48xf32>, memref<48x200xf32>) outs(%c : memref<62x200xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
     %p = arith.mulf %x, %y : f32
     %s = arith.addf %acc, %p : f32
@@ -56,6 +57,73 @@ func.func @matmul(%a: memref<64x48xf32>, %b: memref<48x200xf32>, %c: memref<64x2
 // CHECK-NEXT:    linalg.generic {{.*}} ins(%[[AV]], %[[BV]] : {{.*}})
 func.func @views(%a: memref<8x256xf32>, %b: memref<256x128xf32>, %c: memref<8x128xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<8x256xf32>, memref<256x128xf32>) outs(%c : memref<8x128xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  func.return
+}
+
+// -----
+
+// A right operand whose rows are at most 2 KiB apart is read in place by up to 32
+// row panels (M = 128: the MLP's batch): B (512 floats a row) is viewed. With 33 row
+// panels (M = 132), or rows 4 KiB apart (1024 floats), B is packed again. A, whole
+// 4-row panels along k, is read in place in all three.
+// CHECK-LABEL: func.func @near_rows
+// CHECK-NOT:     memref.alloc
+// CHECK:         %[[AV:.*]] = memref.reinterpret_cast %a to offset: [0], sizes: [1, 32, 64, 4], strides: [0, 256, 1, 64] : memref<128x64xf32> to memref<1x32x64x4xf32, strided<[0, 256, 1, 64]>>
+// CHECK-NEXT:    %[[BV:.*]] = memref.reinterpret_cast %b to offset: [0], sizes: [1, 8, 64, 64], strides: [0, 64, 512, 1] : memref<64x512xf32> to memref<1x8x64x64xf32, strided<[0, 64, 512, 1]>>
+// CHECK-NEXT:    linalg.generic {{.*}} ins(%[[AV]], %[[BV]] : {{.*}})
+// CHECK-LABEL: func.func @too_many_row_panels
+// CHECK-NEXT:    memref.alloc() {alignment = 64 : i64} : memref<1x8x65x64xf32>
+// CHECK-NOT:     memref.alloc
+// CHECK:         memref.reinterpret_cast %a
+// CHECK-NOT:     memref.reinterpret_cast %b
+// CHECK-LABEL: func.func @far_rows
+// CHECK-NEXT:    memref.alloc() {alignment = 64 : i64} : memref<1x16x65x64xf32>
+// CHECK-NOT:     memref.alloc
+// CHECK-NOT:     memref.reinterpret_cast %b
+func.func @near_rows(%a: memref<128x64xf32>, %b: memref<64x512xf32>, %c: memref<128x512xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<128x64xf32>, memref<64x512xf32>) outs(%c : memref<128x512xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  func.return
+}
+func.func @too_many_row_panels(%a: memref<132x64xf32>, %b: memref<64x512xf32>, %c: memref<132x512xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<132x64xf32>, memref<64x512xf32>) outs(%c : memref<132x512xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  func.return
+}
+func.func @far_rows(%a: memref<128x64xf32>, %b: memref<64x1024xf32>, %c: memref<128x1024xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<128x64xf32>, memref<64x1024xf32>) outs(%c : memref<128x1024xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  func.return
+}
+
+// -----
+
+// A left operand read along m (A[k, m]: each k step of a row panel would load a
+// new cache line) is packed even with 64 row panels, as a row-major one is not.
+// CHECK-LABEL: func.func @lhs_along_m
+// CHECK-NEXT:    memref.alloc() {alignment = 64 : i64} : memref<1x64x65x4xf32>
+// CHECK-NEXT:    memref.alloc() {alignment = 64 : i64} : memref<1x4x65x64xf32>
+// CHECK-NOT:     memref.reinterpret_cast %a
+// CHECK:         memref.load %a[%{{.*}}, %{{.*}}] : memref<64x256xf32>
+func.func @lhs_along_m(%a: memref<64x256xf32>, %b: memref<64x256xf32>, %c: memref<256x256xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<64x256xf32>, memref<64x256xf32>) outs(%c : memref<256x256xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
     %p = arith.mulf %x, %y : f32
     %s = arith.addf %acc, %p : f32
@@ -156,10 +224,12 @@ func.func @kept(%a: memref<8x8xf32>, %b: memref<8x8xf32>, %c: memref<8x8xf32>, %
 
 // K = 10 with B transposed (C[m, n] += A[m, k] * B[n, k]: an MLP's output layer,
 // backwards) is packed: B4's 64-column panels read B[n, k] once, so the micro-kernel
-// never loads with a stride of 10. K = 3 keeps the simple path.
+// never loads with a stride of 10 (A, 4-row panels along k, is read in place). K = 3
+// keeps the simple path.
 // CHECK-LABEL: func.func @shallow
-// CHECK:         memref.alloc() {alignment = 64 : i64} : memref<1x32x10x4xf32>
+// CHECK-NOT:     memref.alloc() {alignment = 64 : i64} : memref<1x32x10x4xf32>
 // CHECK:         memref.alloc() {alignment = 64 : i64} : memref<1x8x10x64xf32>
+// CHECK:         memref.reinterpret_cast %a to offset: [0], sizes: [1, 32, 10, 4], strides: [0, 40, 1, 10]
 // CHECK:         memref.load %b[%{{.*}}, %{{.*}}] : memref<512x10xf32>
 // CHECK:         linalg.generic {{.*}} ins(%{{.*}}, %{{.*}} : memref<1x32x10x4xf32{{.*}}>, memref<1x8x10x64xf32{{.*}}>)
 // CHECK:         linalg.generic {{.*}} ins(%d, %e : memref<128x3xf32>, memref<3x512xf32>) outs(%f : memref<128x512xf32>)

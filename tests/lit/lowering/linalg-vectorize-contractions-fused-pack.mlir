@@ -48,7 +48,8 @@ func.func @convolution(%in: memref<1x12x11x16xf32>, %w: memref<3x3x16x40xf32>, %
 
 // When the columns are split among the parts too (one row part of 64 x 512: 8 parts
 // of columns), packing per part would pack A's rows once per column part: A is
-// packed whole, once, before the parts.
+// packed whole, once, before the parts. (A is read along m here, A[k, m]: along k
+// it would be read in place, not packed.)
 // CHECK-LABEL: func.func @columns_split
 // CHECK:         %[[A4:.*]] = memref.alloc() {alignment = 64 : i64} : memref<1x16x65x4xf32>
 // CHECK:         %[[A_SUB:.*]] = memref.subview %[[A4]]
@@ -57,7 +58,7 @@ func.func @convolution(%in: memref<1x12x11x16xf32>, %w: memref<3x3x16x40xf32>, %
 // CHECK-NOT:       memref.alloca() {{.*}} : memref<1x{{.*}}x65x4xf32>
 // CHECK:           memref.load %[[A_SUB]]
 func.func @columns_split(%a: memref<64x64xf32>, %b: memref<64x512xf32>, %c: memref<64x512xf32>) {
-  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<64x64xf32>, memref<64x512xf32>) outs(%c : memref<64x512xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d2, d0)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<64x64xf32>, memref<64x512xf32>) outs(%c : memref<64x512xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
     %p = arith.mulf %x, %y : f32
     %s = arith.addf %acc, %p : f32

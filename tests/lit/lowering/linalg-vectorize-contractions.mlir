@@ -168,13 +168,17 @@ func.func @parts(%a4: memref<2x32x8x4xf32>, %b4: memref<2x1x8x32xf32>, %c: memre
 // subview of a K-padded buffer) stream from L2: kc = 512 with AVX-512 (1 MiB L2),
 // so 1024 = 2 blocks. B read in place through a strided view (rows 1024 floats
 // apart, one prefetch stream each) keeps a micro-panel in half of L1: kc = 64.
+// Rows at most 2 KiB apart (512 floats) are blocked as packed panels: kc = 512.
 // CHECK-LABEL: func.func @k_blocks
 // CHECK:         %[[KC:.*]] = arith.constant 512 : index
 // CHECK-NEXT:    scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[KC]] {
 // CHECK:         scf.reduce
 // CHECK:         %[[KC_VIEW:.*]] = arith.constant 64 : index
 // CHECK-NEXT:    scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[KC_VIEW]] {
-func.func @k_blocks(%a4: memref<1x16x1024x4xf32>, %full: memref<1x1x1025x64xf32>, %view: memref<1x1x1024x64xf32, strided<[0, 64, 1024, 1]>>, %c: memref<1x64x64xf32>) {
+// CHECK:         scf.reduce
+// CHECK:         %[[KC_NEAR:.*]] = arith.constant 512 : index
+// CHECK-NEXT:    scf.for %{{.*}} = %{{.*}} to %{{.*}} step %[[KC_NEAR]] {
+func.func @k_blocks(%a4: memref<1x16x1024x4xf32>, %full: memref<1x1x1025x64xf32>, %view: memref<1x1x1024x64xf32, strided<[0, 64, 1024, 1]>>, %c: memref<1x64x64xf32>, %near: memref<1x1x1024x64xf32, strided<[0, 64, 512, 1]>>) {
   %b4 = memref.subview %full[0, 0, 0, 0] [1, 1, 1024, 64] [1, 1, 1, 1] : memref<1x1x1025x64xf32> to memref<1x1x1024x64xf32, strided<[65600, 65600, 64, 1]>>
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, (d1 floordiv 4), d3, (d1 mod 4))>, affine_map<(d0, d1, d2, d3) -> (d0, (d2 floordiv 64), d3, (d2 mod 64))>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a4, %b4 : memref<1x16x1024x4xf32>, memref<1x1x1024x64xf32, strided<[65600, 65600, 64, 1]>>) outs(%c : memref<1x64x64xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
@@ -183,6 +187,12 @@ func.func @k_blocks(%a4: memref<1x16x1024x4xf32>, %full: memref<1x1x1025x64xf32>
     linalg.yield %s : f32
   }
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, (d1 floordiv 4), d3, (d1 mod 4))>, affine_map<(d0, d1, d2, d3) -> (d0, (d2 floordiv 64), d3, (d2 mod 64))>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a4, %view : memref<1x16x1024x4xf32>, memref<1x1x1024x64xf32, strided<[0, 64, 1024, 1]>>) outs(%c : memref<1x64x64xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, (d1 floordiv 4), d3, (d1 mod 4))>, affine_map<(d0, d1, d2, d3) -> (d0, (d2 floordiv 64), d3, (d2 mod 64))>, affine_map<(d0, d1, d2, d3) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel", "reduction"]} ins(%a4, %near : memref<1x16x1024x4xf32>, memref<1x1x1024x64xf32, strided<[0, 64, 512, 1]>>) outs(%c : memref<1x64x64xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
     %p = arith.mulf %x, %y : f32
     %s = arith.addf %acc, %p : f32
