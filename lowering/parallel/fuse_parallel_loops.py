@@ -178,8 +178,8 @@ def _independent(a: scf.ParallelOp, b: scf.ParallelOp, fn: func.FuncOp) -> bool:
     return True
 
 
-def _unwrap(op: Operation) -> None:
-    """Inline an `scf.for` of one iteration (its index: the lower bound)."""
+def _unwrap(op: Operation, anchor: Operation) -> None:
+    """Inline an `scf.for` of one iteration (its index: the lower bound) before `anchor`."""
     if not isinstance(op, scf.ForOp):
         return
     op.body.block.args[0].replace_all_uses_with(op.lb)
@@ -187,7 +187,7 @@ def _unwrap(op: Operation) -> None:
         if isinstance(inner, scf.YieldOp):
             continue
         inner.detach()
-        Rewriter.insert_op(inner, InsertPoint.before(op))
+        Rewriter.insert_op(inner, InsertPoint.before(anchor))
     Rewriter.erase_op(op)
 
 
@@ -197,8 +197,8 @@ def _fuse(first: Operation, second: Operation, between: list[Operation]) -> scf.
         Rewriter.insert_op(op, InsertPoint.before(first))
     a, b = _loop(first), _loop(second)
     assert a is not None and b is not None
-    _unwrap(first)
-    _unwrap(second)
+    _unwrap(first, first)
+    _unwrap(second, a)  # its constants and views must come before the fused body
     b.body.block.args[0].replace_all_uses_with(a.body.block.args[0])
     terminator = a.body.block.last_op
     assert terminator is not None

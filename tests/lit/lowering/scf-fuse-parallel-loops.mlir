@@ -49,6 +49,40 @@ func.func @fill_then_accumulate(%in: memref<64x16xf32> {llvm.noalias}, %out: mem
 
 // -----
 
+// The second loop's wrapper of one iteration holds the constant and the view its body
+// uses: they move above the fused loop.
+// CHECK-LABEL: func.func @wrapped_second
+// CHECK:       %[[TWO:.*]] = arith.constant 2.000000e+00 : f32
+// CHECK-NEXT:  %[[V:.*]] = memref.subview %b[0, 0] [1, 64] [1, 1]
+// CHECK:       "scf.parallel"
+// CHECK:         memref.store %{{.*}}, %a[
+// CHECK:         memref.store %[[TWO]], %[[V]][
+// CHECK:         scf.reduce
+// CHECK-NOT:   "scf.parallel"
+func.func @wrapped_second(%a: memref<64xf32> {llvm.noalias}, %b: memref<1x64xf32> {llvm.noalias}) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c64 = arith.constant 64 : index
+  %one = arith.constant 1.0 : f32
+  "scf.parallel"(%c0, %c64, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+  ^bb0(%i: index):
+    memref.store %one, %a[%i] : memref<64xf32>
+    scf.reduce
+  }) : (index, index, index) -> ()
+  scf.for %u = %c0 to %c1 step %c1 {
+    %two = arith.constant 2.0 : f32
+    %v = memref.subview %b[0, 0] [1, 64] [1, 1] : memref<1x64xf32> to memref<64xf32, strided<[1]>>
+    "scf.parallel"(%c0, %c64, %c1) <{operandSegmentSizes = array<i32: 1, 1, 1, 0>}> ({
+    ^bb0(%i: index):
+      memref.store %two, %v[%i] : memref<64xf32, strided<[1]>>
+      scf.reduce
+    }) : (index, index, index) -> ()
+  }
+  func.return
+}
+
+// -----
+
 // Loops that share nothing (two allocations, one read-only parameter) are fused.
 // CHECK-LABEL: func.func @independent
 // CHECK:       "scf.parallel"
