@@ -215,6 +215,12 @@ def _split_reductions() -> type[ModulePass]:
     return LinalgSplitReductionsPass
 
 
+def _fuse_parallel_loops() -> type[ModulePass]:
+    from lowering.parallel.fuse_parallel_loops import FuseParallelLoopsPass
+
+    return FuseParallelLoopsPass
+
+
 def _parallel_loops_to_calls() -> type[ModulePass]:
     from lowering.parallel.parallel_loops_to_calls import ConvertParallelLoopsToCallsPass
 
@@ -321,6 +327,7 @@ LOWERING_PASSES: dict[str, PassFactory] = {
     "arith-emulate-unsupported-floats": _emulate_floats,
     "math-polynomial-approximation": _math_approximation,
     "convert-parallel-loops-to-calls": _parallel_loops_to_calls,
+    "scf-fuse-parallel-loops": _fuse_parallel_loops,
     "outline-loop-nests": _outline_loop_nests,
     "merge-identical-functions": _merge_identical_functions,
     "lower-scf-to-cf": _scf_to_cf,
@@ -367,6 +374,7 @@ LOWER_TO_LLVM: tuple[str, ...] = (
     "linalg-tile-transposes",
     "convert-linalg-to-parallel-loops",
     "memref-hoist-loop-allocations",
+    "scf-fuse-parallel-loops",
     "convert-linalg-to-loops",
     "lower-affine",
     "outline-loop-nests",

@@ -4,6 +4,9 @@
   `linalg.generic`s whose outermost (non-unit) loop is a parallel dimension become
   loop nests whose outer loop is an `scf.parallel` (the rest as xDSL's
   `convert-linalg-to-loops` makes them).
+* `scf-fuse-parallel-loops` (`fuse_parallel_loops.py`): adjacent one-dimensional
+  `scf.parallel` loops of one iteration space whose iterations touch disjoint slices of
+  what they share become one loop (one region of the pool instead of two).
 * `convert-parallel-loops-to-calls` (`parallel_loops_to_calls.py`): each outermost
   `scf.parallel` of a function that is worth it (a cost model: iterations times
   the estimated work of one) becomes a call into the runtime's thread pool; the

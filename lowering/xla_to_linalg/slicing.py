@@ -4,7 +4,8 @@ copies after bufferization), `reverse` → a generic reading `n - 1 - i`.
 Dynamic starts are clamped to `[0, dim - size]` as the spec says, so a slice
 always stays in bounds. `pad` fills the result with the padding value and
 inserts the operand with stride `interior + 1`, after cropping what negative
-edge padding removes.
+edge padding removes; with edge padding only (none negative) it inserts the
+operand and fills just the border.
 """
 
 from __future__ import annotations
@@ -158,9 +159,12 @@ def pad_tensor(
     dimension (negative: cropped) and `interiors` between its elements, the high
     padding being what the result's shape leaves (shared by `pad` and the
     padded, base-dilated operand of `reduce_window`)."""
-    result = filled(builder, value, result_type)
     in_shape = shape_of(operand.type)
     out_shape = result_type.get_shape()
+    highs = [out - lo - n for n, out, lo in zip(in_shape, out_shape, lows)]
+    if not any(interiors) and min((*lows, *highs), default=0) >= 0 and 0 not in in_shape:
+        return _pad_border(builder, operand, value, lows, highs, result_type)
+    result = filled(builder, value, result_type)
     first: list[int] = []
     counts: list[int] = []
     for n, out, lo, interior in zip(in_shape, out_shape, lows, interiors):
@@ -175,6 +179,35 @@ def pad_tensor(
         operand = extract_slice(builder, operand, first, counts, [1] * len(counts))
     offsets = [lo + k * (i + 1) for lo, k, i in zip(lows, first, interiors)]
     return insert_slice(builder, operand, result, offsets, [i + 1 for i in interiors])
+
+
+def _pad_border(
+    builder: Builder,
+    operand: SSAValue,
+    value: SSAValue,
+    lows: Sequence[int],
+    highs: Sequence[int],
+    result_type: TensorType,
+) -> SSAValue:
+    """Edge padding only: `value` filled into the border alone, then the operand
+    inserted at `lows` (last, so that what reads the padded tensor follows its
+    largest writer, which `scf-fuse-parallel-loops` may join). The border is filled
+    as slabs (along dimension `d`: the operand's extent before `d`, the
+    low or high edge in `d`, the whole result after `d`), so no element is written
+    twice (filling the whole result first wrote the interior once more, a pass over
+    the padded input of a convolution)."""
+    in_shape = shape_of(operand.type)
+    out_shape = result_type.get_shape()
+    result = empty(builder, result_type)
+    for d, (lo, hi) in enumerate(zip(lows, highs)):
+        for start, size in ((0, lo), (lo + in_shape[d], hi)):
+            if size == 0:
+                continue
+            shape = [*in_shape[:d], size, *out_shape[d + 1 :]]
+            offsets = [*lows[:d], start, *([0] * (len(out_shape) - d - 1))]
+            slab = filled(builder, value, TensorType(result_type.element_type, shape))
+            result = insert_slice(builder, slab, result, offsets)
+    return insert_slice(builder, operand, result, list(lows))
 
 
 @lowers(ReverseOp)

@@ -114,6 +114,16 @@ func.func @main(%x: tensor<4x66x66x32xf32>, %w: tensor<3x3x32x32xf32>) -> tensor
 }
 """
 
+# Padded (border-only fills, then the interior copy), its output's zero fill fused into
+# the accumulation by scf-fuse-parallel-loops; batch 1, so the loops run over rows and the
+# copy (whose rows the window reads around its own) must stay a loop of its own.
+DEPTHWISE = """
+func.func @main(%x: tensor<1x64x64x32xf32>, %w: tensor<3x3x1x32xf32>) -> tensor<1x64x64x32xf32> {
+  %0 = xla.convolution(%x, %w) dim_numbers = [b, 0, 1, f]x[0, 1, i, o]->[b, 0, 1, f], window = {stride = [1, 1], pad = [[1, 1], [1, 1]], lhs_dilate = [1, 1], rhs_dilate = [1, 1]} {batch_group_count = 1 : i64, feature_group_count = 32 : i64} : (tensor<1x64x64x32xf32>, tensor<3x3x1x32xf32>) -> tensor<1x64x64x32xf32>
+  func.return %0 : tensor<1x64x64x32xf32>
+}
+"""
+
 SMALL = """
 func.func @main(%a: tensor<64x64xf32>) -> tensor<64x64xf32> {
   %0 = xla.exponential %a : tensor<64x64xf32>
@@ -136,6 +146,12 @@ def _conv(x: np.ndarray, w: np.ndarray) -> np.ndarray:
     return np.einsum("bhwcyx,yxco->bhwo", windows, _f64(w))
 
 
+def _depthwise(x: np.ndarray, w: np.ndarray) -> np.ndarray:
+    padded = np.pad(_f64(x), ((0, 0), (1, 1), (1, 1), (0, 0)))
+    windows = np.lib.stride_tricks.sliding_window_view(padded, (3, 3), axis=(1, 2))  # b, oh, ow, c, kh, kw
+    return np.einsum("bhwcyx,yxc->bhwc", windows, _f64(w)[:, :, 0, :])
+
+
 # name -> (program, NumPy reference of its results from its inputs, relative tolerance)
 CASES: dict[str, tuple[str, Callable[..., tuple[np.ndarray, ...]], float]] = {
     "elementwise": (ELEMENTWISE, lambda a, b: (np.exp(_f64(a)) * np.tanh(_f64(b)) + a,), 1e-5),
@@ -151,6 +167,7 @@ CASES: dict[str, tuple[str, Callable[..., tuple[np.ndarray, ...]], float]] = {
     "edges": (EDGES, lambda a, b: (_f64(a) @ _f64(b),), 1e-4),
     "batched": (BATCHED, lambda a, b: (_f64(a) @ _f64(b),), 1e-4),
     "convolution": (CONVOLUTION, lambda x, w: (_conv(x, w),), 1e-4),
+    "depthwise": (DEPTHWISE, lambda x, w: (_depthwise(x, w),), 1e-4),
 }
 
 

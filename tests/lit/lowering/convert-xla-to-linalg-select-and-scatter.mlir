@@ -61,7 +61,9 @@ func.func @max_pool_grad(%x: tensor<4x6xf32>, %g: tensor<2x3xf32>) -> tensor<4x6
 // reads are guarded where a candidate can fall outside the source.
 // CHECK-LABEL: func.func @overlapping
 // CHECK:      %[[INIT:.*]] = tensor.extract %init[] : tensor<i64>
-// CHECK:      %[[PADDED:.*]] = tensor.insert_slice %operand into %{{.*}}[0, 0] [4, 2] [1, 1] : tensor<4x2xi64> into tensor<5x2xi64>
+// CHECK:      %[[EDGE:.*]] = linalg.fill ins(%[[INIT]] : i64) outs(%{{.*}} : tensor<1x2xi64>) -> tensor<1x2xi64>
+// CHECK-NEXT: %[[BORDER:.*]] = tensor.insert_slice %[[EDGE]] into %{{.*}}[4, 0] [1, 2] [1, 1] : tensor<1x2xi64> into tensor<5x2xi64>
+// CHECK-NEXT: %[[PADDED:.*]] = tensor.insert_slice %operand into %[[BORDER]][0, 0] [4, 2] [1, 1] : tensor<4x2xi64> into tensor<5x2xi64>
 // CHECK:      %[[CHOSEN:[^ ]*]]:2 = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (((d0 * 2) + d2), d1)>, affine_map<(d0, d1, d2) -> (d2)>, affine_map<(d0, d1, d2) -> (d0, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%[[PADDED]], %{{.*}} : tensor<5x2xi64>, tensor<3xi8>)
 // CHECK:        %[[INSIDE:.*]] = arith.cmpi slt, %{{.*}}, %{{.*}} : index
 // CHECK:        %[[KEEP:.*]] = arith.cmpi sge, %{{.*}}, %{{.*}} : i64

@@ -21,12 +21,23 @@ func.func @max_pool(%x: tensor<4x6xf32>) -> tensor<2x3xf32> {
   func.return %r : tensor<2x3xf32>
 }
 
-// A padded NHWC sum window: the operand is inserted into a tensor filled with the
-// init value at the low padding; size-1 window dims get no loop.
+// A padded NHWC sum window: only the border of an empty tensor is filled with the
+// init value, one slab per edge (rows above and below at full width, then the
+// columns left and right of the operand's rows), and the operand is inserted
+// last at the low padding: nothing is written twice; size-1 window dims get no loop.
 // CHECK-LABEL: func.func @padded_sum
 // CHECK:      %[[Z:.*]] = arith.constant 0 : i32
-// CHECK:      %[[FILL:.*]] = linalg.fill ins(%[[Z]] : i32) outs(%{{.*}} : tensor<1x7x6x2xi32>) -> tensor<1x7x6x2xi32>
-// CHECK-NEXT: %[[P:.*]] = tensor.insert_slice %x into %[[FILL]][0, 2, 1, 0] [1, 4, 4, 2] [1, 1, 1, 1] : tensor<1x4x4x2xi32> into tensor<1x7x6x2xi32>
+// CHECK:      %[[E:.*]] = tensor.empty() : tensor<1x7x6x2xi32>
+// CHECK-NOT:  tensor<1x7x6x2xi32> -> tensor<1x7x6x2xi32>
+// CHECK:      %[[TOP:.*]] = linalg.fill ins(%[[Z]] : i32) outs(%{{.*}} : tensor<1x2x6x2xi32>) -> tensor<1x2x6x2xi32>
+// CHECK-NEXT: %[[P1:.*]] = tensor.insert_slice %[[TOP]] into %[[E]][0, 0, 0, 0] [1, 2, 6, 2] [1, 1, 1, 1]
+// CHECK:      %[[BOTTOM:.*]] = linalg.fill ins(%[[Z]] : i32) outs(%{{.*}} : tensor<1x1x6x2xi32>) -> tensor<1x1x6x2xi32>
+// CHECK-NEXT: %[[P2:.*]] = tensor.insert_slice %[[BOTTOM]] into %[[P1]][0, 6, 0, 0] [1, 1, 6, 2] [1, 1, 1, 1]
+// CHECK:      %[[LEFT:.*]] = linalg.fill ins(%[[Z]] : i32) outs(%{{.*}} : tensor<1x4x1x2xi32>) -> tensor<1x4x1x2xi32>
+// CHECK-NEXT: %[[P3:.*]] = tensor.insert_slice %[[LEFT]] into %[[P2]][0, 2, 0, 0] [1, 4, 1, 2] [1, 1, 1, 1]
+// CHECK:      %[[RIGHT:.*]] = linalg.fill ins(%[[Z]] : i32) outs(%{{.*}} : tensor<1x4x1x2xi32>) -> tensor<1x4x1x2xi32>
+// CHECK-NEXT: %[[P4:.*]] = tensor.insert_slice %[[RIGHT]] into %[[P3]][0, 2, 5, 0] [1, 4, 1, 2] [1, 1, 1, 1]
+// CHECK-NEXT: %[[P:.*]] = tensor.insert_slice %x into %[[P4]][0, 2, 1, 0] [1, 4, 4, 2] [1, 1, 1, 1] : tensor<1x4x4x2xi32> into tensor<1x7x6x2xi32>
 // CHECK:      %[[OUT:.*]] = linalg.fill ins(%[[Z]] : i32) outs(%{{.*}} : tensor<1x3x2x2xi32>) -> tensor<1x3x2x2xi32>
 // CHECK-NEXT: %[[WIN:.*]] = tensor.empty() : tensor<3x3xi8>
 // CHECK-NEXT: %{{.*}} = linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, ((d1 * 2) + d4), ((d2 * 2) + d5), d3)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d4, d5)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "reduction", "reduction"]} ins(%[[P]], %[[WIN]] : tensor<1x7x6x2xi32>, tensor<3x3xi8>) outs(%[[OUT]] : tensor<1x3x2x2xi32>) {
