@@ -13,7 +13,7 @@ the text is cut short) and goes through the stages a user runs: parse and verify
 `-p lower-to-llvm`, and (unless `--no-run`) `compile()` and a call with zeroed
 arguments, in a forked child so that a crash or a hang is seen, not suffered.
 
-With the compile stage, half of the mutants are gentle (`mutate_gently`: an element
+With the compile stage, 70% of the mutants are gentle (`mutate_gently`: an element
 type or a dimension changed everywhere it is written, a literal changed), which
 keeps more of them valid; `compile()` lowers in the child (the parent does not
 lower the same module twice); the parent compiles one module before forking, so
@@ -419,6 +419,12 @@ def _compile_and_run(text: str, report_fd: int | None = None) -> str:
     return "compiled"
 
 
+GENTLE = 0.7
+"""The share of gentle mutants when compiling: compiling is what takes the time, and a
+mutant rejected by the parser or the verifier before it adds little (the harsh
+mutations keep testing those; `--no-run` campaigns use only them)."""
+
+
 def fuzz(
     seconds: float,
     seed: int,
@@ -430,7 +436,7 @@ def fuzz(
     out: Path | None = None,
 ) -> Report:
     """Mutate and check for `seconds` (or `limit` mutants), reproducibly from `seed`.
-    With `run`, half of the mutants are gentle (`mutate_gently`): they keep the
+    With `run`, `GENTLE` of the mutants are gentle (`mutate_gently`): they keep the
     module valid more often, so that the compile stage sees more of them."""
     rng = random.Random(seed)
     seeds = corpus(every_level=every_level)
@@ -439,7 +445,7 @@ def fuzz(
         _warm_up()
     end = time.monotonic() + seconds
     next_progress = time.monotonic() + progress if progress else None
-    for text in _mutants(rng, seeds, gentle=0.5 if run else 0.0):
+    for text in _mutants(rng, seeds, gentle=GENTLE if run else 0.0):
         now = time.monotonic()
         if now >= end or (limit is not None and report.mutants >= limit):
             break
