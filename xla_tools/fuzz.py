@@ -347,7 +347,7 @@ def _compile_and_run_forked(text: str, timeout: float) -> str:
         os.waitpid(pid, 0)
         with os.fdopen(read, "rb") as pipe:
             running = pipe.read().startswith(RUNNING)
-        if running and (why := long_running_while(text)) is not None:
+        if running and (why := long_running_while(text, _entry(text))) is not None:
             return f"{LONG_RUNNING}{why}"
         return f"timeout: no answer in {timeout:.0f} s" + ("" if running else " (compiling)")
     with os.fdopen(read, "rb") as pipe:

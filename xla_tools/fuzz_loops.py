@@ -60,23 +60,22 @@ Scalars = Callable[[SSAValue], "_Affine | int | None"]
 """What a scalar of the condition is: a loop counter, a constant, or not known (None)."""
 
 
-def long_running_while(text: str) -> str | None:
-    """Why the program called with zeroed arguments does not end (a `while` whose
-    condition provably holds for `ITERATIONS` iterations or for ever), or None."""
+def long_running_while(text: str, entry: str = "main") -> str | None:
+    """Why the program's function `entry`, called with zeroed arguments, does not end (a
+    `while` whose condition provably holds for `ITERATIONS` iterations or for ever), or None."""
     from xla_dialect.context import XlaProgramError, parse_module
-    from xla_tools.fuzz import _entry  # pyright: ignore[reportPrivateUsage]
     from xla_tools.pipelines import run_passes
 
     try:
         module = parse_module(text)
-        entry = _entry_function(module, _entry(text))
-        if entry is None:
+        function = _entry_function(module, entry)
+        if function is None:
             return None
-        _zero_arguments(entry.body.blocks[0])
+        _zero_arguments(function.body.blocks[0])
         run_passes(module, ["canonicalize"])
     except (XlaProgramError, ValueError, TypeError):  # no proof: the caller reports the timeout
         return None
-    for op in entry.body.blocks[0].ops:
+    for op in function.body.blocks[0].ops:
         if op.name == "xla.while":
             iterations = _iterations_at_least(op)
             if iterations >= ITERATIONS:
