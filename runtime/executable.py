@@ -70,7 +70,7 @@ def largest_allocation(module: ModuleOp) -> int:
     """The largest constant size the lowered code asks its allocators for (0: none)."""
     largest = 0
     for op in module.walk():
-        if op.name != "llvm.call" or len(op.operands) != 2:
+        if op.name != "llvm.call" or len(op.operands) not in (2, 3):  # (alignment, size[, site])
             continue
         callee = op.properties.get("callee") or op.attributes.get("callee")
         if getattr(callee, "root_reference", None) is None or callee.root_reference.data not in _ALLOCATORS:  # pyright: ignore

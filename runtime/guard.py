@@ -27,9 +27,11 @@ trampoline that marks a return point with `_setjmp`, and `__xla_alloc_failed`
   own that calls a function pointer it got from the JIT) prints the size and ends
   the process with status 1, as before.
 
-After a failure, `Executable` gives back the buffers the caching allocator
-handed to that call (`runtime/allocator.py` logs them per thread) and raises
-`OutOfMemoryError`, a `MemoryError` naming the size. Buffers below the
+Compiled code calls `__xla_alloc_failed_at(size, site)`: `site` is the allocating
+op's `file:line:col` (a C string the lowering emits, or null), kept in one global of
+the handler until the message is made. After a failure, `Executable` gives back the
+buffers the caching allocator handed to that call (`runtime/allocator.py` logs them
+per thread) and raises `OutOfMemoryError`, a `MemoryError` naming the size and the op. Buffers below the
 allocator's threshold (64 KiB), and those a worker thread took for the chunk that
 failed, are not given back: a few small leaks on a failure, never a crash.
 """
@@ -59,12 +61,34 @@ class OutOfMemoryError(HostIOError, MemoryError):
     """Compiled code could not allocate a buffer; the process lives on."""
 
 
+SITE_FAILED_SYMBOL = "__xla_alloc_failed_at"
+"""`void __xla_alloc_failed_at(i64 size, ptr site)`: what compiled code calls
+(`lowering/to_llvm/memref.py`); it records `site` (the allocating op's `file:line:col`,
+a C string, or null) and fails as `__xla_alloc_failed(size)` does."""
+
+SITE_SYMBOL = "__xla_alloc_site"
+"""The handler's global holding the last failed allocation's site (one for the process:
+when two threads fail at once, either site is one that failed)."""
+
+
 def failure_message(size: int, entry: str | None = None) -> str:
+    """The error of a failed allocation; it names the op that allocated when compiled
+    code said which (and forgets it: the next failure names its own)."""
     where = f"@{entry}: " if entry else ""
+    site = _take_site()
+    at = f" for the op at {site}" if site else ""
     return (
         f"{where}out of memory: compiled code could not allocate a buffer of {size} bytes "
-        f"({size / 2**30:.3g} GiB)"
+        f"({size / 2**30:.3g} GiB){at}"
     )
+
+
+def _take_site() -> str | None:
+    if _HANDLER is None:
+        return None
+    slot = ctypes.c_void_p.from_address(_HANDLER.get_global_value_address(SITE_SYMBOL))
+    address, slot.value = slot.value, None
+    return ctypes.string_at(address).decode("utf-8", "replace") if address else None
 
 
 _libc = ctypes.CDLL(None)
@@ -116,6 +140,15 @@ def _handler_ir() -> str:
 declare void @longjmp(ptr, i32) noreturn
 declare void @__xla_alloc_unguarded(i64)
 
+@{SITE_SYMBOL} = global ptr null
+
+define void @{SITE_FAILED_SYMBOL}(i64 %size, ptr %site) noreturn {{
+entry:
+  store volatile ptr %site, ptr @{SITE_SYMBOL}, align 8
+  call void @{allocator.ALLOCATION_FAILED_SYMBOL}(i64 %size)
+  unreachable
+}}
+
 define void @{allocator.ALLOCATION_FAILED_SYMBOL}(i64 %size) noreturn {{
 entry:
   %point = call ptr @pthread_getspecific(i32 {_KEY})
@@ -166,9 +199,20 @@ def _unguarded(size: int) -> None:
         os._exit(1)
 
 
+@ctypes.CFUNCTYPE(None, ctypes.c_int64, ctypes.c_char_p)
+def _unguarded_at(size: int, site: bytes | None) -> None:
+    """The same before `bind`, naming the op."""
+    try:
+        at = f" for the op at {site.decode('utf-8', 'replace')}" if site else ""
+        os.write(2, f"error: {failure_message(size)}{at}; no Python caller to return to, the process stops here\n".encode())
+    finally:
+        os._exit(1)
+
+
 llvm_binding.add_symbol(  # until `bind`: no return point anywhere
     allocator.ALLOCATION_FAILED_SYMBOL, ctypes.cast(_unguarded, ctypes.c_void_p).value  # pyright: ignore[reportArgumentType]
 )
+llvm_binding.add_symbol(SITE_FAILED_SYMBOL, ctypes.cast(_unguarded_at, ctypes.c_void_p).value)  # pyright: ignore[reportArgumentType]
 
 
 def bind() -> None:
@@ -183,6 +227,7 @@ def bind() -> None:
         llvm_binding.add_symbol("__xla_alloc_unguarded", ctypes.cast(_unguarded, ctypes.c_void_p).value)  # pyright: ignore[reportArgumentType]
         engine = _compile(_handler_ir())
         llvm_binding.add_symbol(allocator.ALLOCATION_FAILED_SYMBOL, engine.get_function_address(allocator.ALLOCATION_FAILED_SYMBOL))
+        llvm_binding.add_symbol(SITE_FAILED_SYMBOL, engine.get_function_address(SITE_FAILED_SYMBOL))
         _GUARDED_BODY = engine.get_function_address("__xla_guarded_body")
         llvm_binding.add_symbol("__xla_guarded_body", _GUARDED_BODY)
         _HANDLER = engine
@@ -242,6 +287,7 @@ __all__ = [
     "GUARDED_BODY_SYMBOL",
     "JMP_BUF_BYTES",
     "NOT_FAILED",
+    "SITE_FAILED_SYMBOL",
     "OutOfMemoryError",
     "bind",
     "failure_message",

@@ -204,8 +204,8 @@ def compile(
     A module is compiled once (cached by its text); every function of it can then
     be had without compiling again."""
     level = default_opt_level() if opt_level is None else check_opt_level(opt_level)
-    report = timing if isinstance(timing, TimingReport) else TimingReport()
     printing = timing is True or (timing is None and timing_from_env())
+    report = timing if isinstance(timing, TimingReport) else TimingReport(cpu_time=printing)
     # The target CPU (`$XLA_DIALECT_TARGET`) is part of the key: code for another CPU differs.
     key = (program if isinstance(program, str) else str(program), get_target().name, level, reassociate)
     with _CACHE_LOCK:

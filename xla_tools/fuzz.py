@@ -13,7 +13,7 @@ the text is cut short) and goes through the stages a user runs: parse and verify
 `-p lower-to-llvm`, and (unless `--no-run`) `compile()` and a call with zeroed
 arguments, in a forked child so that a crash or a hang is seen, not suffered.
 
-With the compile stage, half of the mutants are gentle (`mutate_gently`: an element
+With the compile stage, 70% of the mutants are gentle (`mutate_gently`: an element
 type or a dimension changed everywhere it is written, a literal changed), which
 keeps more of them valid; `compile()` lowers in the child (the parent does not
 lower the same module twice); the parent compiles one module before forking, so
@@ -27,6 +27,12 @@ from the executable's checks, or success. Anything else (another exception, a
 signal, a timeout, a pass whose output does not verify) is a finding, reported
 with its stage, its exception and the mutant; `--out DIR` writes each distinct one
 to a file. Each finding fixed becomes a regression test (lit or unit).
+
+A timeout is no finding only when the child had compiled and was running the program
+and `fuzz_loops.long_running_while` proves that a `while` of it does not end (for
+ever, or not within 2^40 iterations) on zeroed arguments: the program runs as written
+(XLA sets no iteration limit either). Those are counted apart; a timeout while
+compiling, or in a program without such a proof, is a finding.
 """
 
 from __future__ import annotations
@@ -42,6 +48,8 @@ import traceback
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+
+from xla_tools.fuzz_loops import long_running_while
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -242,6 +250,8 @@ class Report:
     compiled: int = 0
     findings: dict[str, Finding] = field(default_factory=dict[str, Finding])
     failures: int = 0
+    long_running: int = 0
+    """Timeouts explained by a `while` that provably does not end (`fuzz_loops`): not findings."""
 
     def add(self, finding: Finding) -> None:
         self.failures += 1
@@ -250,7 +260,8 @@ class Report:
     def summary(self) -> str:
         return (
             f"{self.mutants} mutants: {self.parsed} valid after parsing, {self.lowered} lowered, "
-            f"{self.compiled} compiled; {self.failures} failures, {len(self.findings)} distinct"
+            f"{self.compiled} compiled ({self.long_running} ran a while that does not end); "
+            f"{self.failures} failures, {len(self.findings)} distinct"
         )
 
 
@@ -304,9 +315,10 @@ def check_mutant(text: str, report: Report, run: bool, timeout: float) -> None:
         return
     if run:
         outcome = _compile_and_run_forked(text, timeout)
-        if outcome == "compiled":
+        if outcome == "compiled" or outcome.startswith(LONG_RUNNING):
             report.lowered += 1
             report.compiled += 1
+            report.long_running += outcome != "compiled"
         elif outcome != "clean":
             report.add(Finding("compile/run", outcome.split(":", 1)[0], outcome, text))
 
@@ -319,7 +331,7 @@ def _compile_and_run_forked(text: str, timeout: float) -> str:
     if pid == 0:  # the child: report in one line, exit without cleanup
         os.close(read)
         _limit_memory(CHILD_MEMORY)
-        message = _compile_and_run(text)
+        message = _compile_and_run(text, write)
         os.write(write, message.encode("utf-8", "replace")[:4000])
         os._exit(0)
     os.close(write)
@@ -333,10 +345,13 @@ def _compile_and_run_forked(text: str, timeout: float) -> str:
     else:
         os.kill(pid, signal.SIGKILL)
         os.waitpid(pid, 0)
-        os.close(read)
-        return f"timeout: no answer in {timeout:.0f} s"
+        with os.fdopen(read, "rb") as pipe:
+            running = pipe.read().startswith(RUNNING)
+        if running and (why := long_running_while(text, _entry(text))) is not None:
+            return f"{LONG_RUNNING}{why}"
+        return f"timeout: no answer in {timeout:.0f} s" + ("" if running else " (compiling)")
     with os.fdopen(read, "rb") as pipe:
-        message = pipe.read().decode("utf-8", "replace")
+        message = pipe.read().decode("utf-8", "replace").removeprefix(RUNNING.decode())
     if status is not None and os.WIFSIGNALED(status):
         return f"signal: {signal.Signals(os.WTERMSIG(status)).name}"
     if not message and status is not None and os.WIFEXITED(status) and os.WEXITSTATUS(status) == 1:
@@ -368,7 +383,14 @@ def _entry(text: str) -> str:
     return "main" if "main" in names or not names else names[0]
 
 
-def _compile_and_run(text: str) -> str:
+RUNNING = b"running\n"
+"""What a child writes once it has compiled and starts the call: a timeout after it is
+in the program, before it in the compiler."""
+
+LONG_RUNNING = "long-running: "
+
+
+def _compile_and_run(text: str, report_fd: int | None = None) -> str:
     import numpy as np
 
     from runtime.host_io import HostIOError
@@ -381,6 +403,8 @@ def _compile_and_run(text: str) -> str:
         return "clean"
     except Exception as err:  # noqa: BLE001
         return f"{type(err).__name__}: {_where(err)}"
+    if report_fd is not None:
+        os.write(report_fd, RUNNING)
     try:
         leaves = [
             np.zeros(spec.shape, spec.dtype)
@@ -395,6 +419,12 @@ def _compile_and_run(text: str) -> str:
     return "compiled"
 
 
+GENTLE = 0.7
+"""The share of gentle mutants when compiling: compiling is what takes the time, and a
+mutant rejected by the parser or the verifier before it adds little (the harsh
+mutations keep testing those; `--no-run` campaigns use only them)."""
+
+
 def fuzz(
     seconds: float,
     seed: int,
@@ -406,7 +436,7 @@ def fuzz(
     out: Path | None = None,
 ) -> Report:
     """Mutate and check for `seconds` (or `limit` mutants), reproducibly from `seed`.
-    With `run`, half of the mutants are gentle (`mutate_gently`): they keep the
+    With `run`, `GENTLE` of the mutants are gentle (`mutate_gently`): they keep the
     module valid more often, so that the compile stage sees more of them."""
     rng = random.Random(seed)
     seeds = corpus(every_level=every_level)
@@ -415,7 +445,7 @@ def fuzz(
         _warm_up()
     end = time.monotonic() + seconds
     next_progress = time.monotonic() + progress if progress else None
-    for text in _mutants(rng, seeds, gentle=0.5 if run else 0.0):
+    for text in _mutants(rng, seeds, gentle=GENTLE if run else 0.0):
         now = time.monotonic()
         if now >= end or (limit is not None and report.mutants >= limit):
             break

@@ -8,6 +8,7 @@ assembly formats) rejects: inherent attributes in the attribute dictionary.
 |---|---|---|
 | `memref.alloc`, `memref.alloca` | `() {alignment = 64 : i64} : memref<..>` | `() alignment = 64 : memref<..>` |
 | `llvm.fadd` ... `llvm.fcmp`, `llvm.fneg` | `%a, %b {fastmathFlags = #llvm.fastmath<fast>} : f32` | `%a, %b fastmath<fast> : f32` |
+| `llvm.load`, `llvm.store` (not atomic) | `%p {alignment = 4 : i64} : !llvm.ptr -> f32` | `%p <alignment = 4> : !llvm.ptr -> f32` |
 
 (`llvm.call_intrinsic` keeps its flags in the dictionary, as MLIR prints it.)
 The project's own ops print MLIR's syntax in every mode. xDSL does not read the
@@ -36,6 +37,8 @@ class UpstreamPrinter(Printer):
             return super().print_op(op)
         if op.name in ("memref.alloc", "memref.alloca"):
             return self._print_with(op, self._print_alloc)
+        if op.name in ("llvm.load", "llvm.store") and _not_atomic(op):
+            return self._print_with(op, self._print_memory_access)
         if op.name.startswith("llvm.") and "fastmathFlags" in op.properties and op.name not in _KEEPS_FASTMATH_IN_DICTIONARY:
             return self._print_with(op, self._print_fastmath)
         return super().print_op(op)
@@ -63,6 +66,30 @@ class UpstreamPrinter(Printer):
         self.print_string(" : ")
         self.print_attribute(op.results[0].type)
 
+    def _print_memory_access(self, op: Operation) -> None:
+        """`[volatile] (%v,)? %p <alignment = N, nontemporal> {attributes} : types`, as
+        MLIR prints the properties of its load and store (`<...>` only when set)."""
+        if "volatile_" in op.properties:
+            self.print_string(" volatile")
+        self.print_string(" ")
+        self.print_list(op.operands, self.print_operand)
+        flags = []
+        alignment = op.properties.get("alignment")
+        if isinstance(alignment, IntegerAttr):
+            flags.append(f"alignment = {alignment.value.data}")
+        if "nontemporal" in op.properties:
+            flags.append("nontemporal")
+        if flags:
+            self.print_string(f" <{', '.join(flags)}>")
+        self.print_op_attributes(op.attributes)
+        self.print_string(" : ")
+        if op.name == "llvm.load":
+            self.print_attribute(op.operands[0].type)
+            self.print_string(" -> ")
+            self.print_attribute(op.results[0].type)
+        else:
+            self.print_list([v.type for v in op.operands], self.print_attribute)
+
     def _print_fastmath(self, op: Operation) -> None:
         """xDSL's own syntax with `{fastmathFlags = #llvm.fastmath<f>}` spelled `fastmath<f>`."""
         saved, self.stream = self.stream, StringIO()
@@ -73,6 +100,16 @@ class UpstreamPrinter(Printer):
             self.stream = saved
         text = _FASTMATH.sub(lambda m: f"fastmath<{m.group(1)}>" + ("" if m.group(2) == "}" else " {"), text)
         print(text.replace(" fastmath<none>", ""), end="", file=self.stream)
+
+
+_MEMORY_PROPERTIES = frozenset({"alignment", "ordering", "volatile_", "nontemporal"})
+
+
+def _not_atomic(op: Operation) -> bool:
+    """A load or store without an atomic ordering, and no property the form above lacks."""
+    ordering = op.properties.get("ordering")
+    plain = ordering is None or (isinstance(ordering, IntegerAttr) and ordering.value.data == 0)
+    return plain and set(op.properties) <= _MEMORY_PROPERTIES
 
 
 def _symbol_count(op: Operation) -> int:

@@ -125,6 +125,7 @@ class _FunctionBufferizer(TensorOps, ControlFlowOps):
 
     def alloc(self, t: MemRefType, before: Operation) -> SSAValue:
         op = memref.AllocOp([], [], t, IntegerAttr(ALIGNMENT, i64))
+        op.location = before.location  # a failed allocation names the op it is for
         self.insert([op], before)
         self.allocs[op] = None
         return op.memref

@@ -41,6 +41,7 @@ from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
     BFloat16Type,
+    FileLineColLoc,
     Float32Type,
     Float64Type,
     FloatAttr,
@@ -618,6 +619,11 @@ def pack_contraction(c: Contraction, tiles: Tiles) -> None:
         dim = AffineMap.identity(c.b_map.num_dims).results
         b_map = AffineMap(c.b_map.num_dims, 0, tuple(dim[d] for d in [*c.batch, c.k[0], c.n[0]]))
     entry = function.body.block
+    site = op.location  # a failed allocation names the contraction (xDSL's generalization
+    if not isinstance(site, FileLineColLoc) and isinstance(c.c.owner, Operation):  # drops its
+        site = c.c.owner.location  # location; its result buffer's allocation has it)
+    for alloc in allocs:
+        alloc.location = site
     Rewriter.insert_op(allocs, InsertPoint.at_start(entry))
     ret = entry.last_op  # (a return is its block's terminator: no scan of the block)
     if isinstance(ret, func.ReturnOp):

@@ -86,6 +86,7 @@ from xdsl.context import Context
 from xdsl.dialects import arith, memref, scf, vector
 from xdsl.dialects.builtin import (
     AnyFloat,
+    ArrayAttr,
     DenseArrayBase,
     DenseIntOrFPElementsAttr,
     FloatAttr,
@@ -260,6 +261,20 @@ def _tree(groups: list[list[SSAValue]], merge: Callable[[list[SSAValue], list[SS
     return groups[0]
 
 
+def _rank_one(em: Emitter, buffer: SSAValue, indices: list[SSAValue]) -> tuple[SSAValue, list[SSAValue]]:
+    """A rank-0 buffer as a `memref<1xT>` view and its index: MLIR's `vector.load` and
+    `vector.store` need a memref of at least the vector's rank."""
+    t = buffer.type
+    if not isinstance(t, MemRefType) or t.get_shape():
+        return buffer, indices
+    view = memref.ExpandShapeOp.create(
+        operands=[buffer],
+        result_types=[MemRefType(t.get_element_type(), [1])],
+        properties={"reassociation": ArrayAttr([]), "static_output_shape": DenseArrayBase.from_list(i64, [1])},
+    )
+    return em.value(view), [em.index(0)]
+
+
 class Vectorizer:
     """Emits the loops of one planned generic before it, then erases it."""
 
@@ -286,6 +301,7 @@ class Vectorizer:
         if lanes != SCALAR and AffineDimExpr(self.v) in self.maps[k].results:
             return em.value(vector.LoadOp(value, indices, _vector_of(t.get_element_type(), lanes)))
         if lanes != SCALAR and k >= self.n_in:  # an output, read as a vector of one
+            value, indices = _rank_one(em, value, indices)
             return em.value(vector.LoadOp(value, indices, _vector_of(t.get_element_type(), lanes)))
         return em.value(memref.LoadOp.get(value, indices))
 
@@ -293,6 +309,7 @@ class Vectorizer:
         target = self.op.operands[k]
         indices = self._indices(em, k, dims)
         if isinstance(value.type, VectorType):
+            target, indices = _rank_one(em, target, indices)
             em.add(vector.StoreOp(value, target, indices))
         else:
             em.add(memref.StoreOp.get(value, target, indices))

@@ -26,13 +26,16 @@ row-major, or `strided<[...], offset: N>`) give the address of an element:
 from __future__ import annotations
 
 import math
+import zlib
 from collections.abc import Callable, Sequence
 
 from xdsl.dialects import func, llvm, memref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     DenseIntOrFPElementsAttr,
+    FileLineColLoc,
     IntegerAttr,
+    IntegerType,
     MemRefType,
     SymbolRefAttr,
     TensorType,
@@ -294,14 +297,39 @@ class AllocLowering(RewritePattern):
             raise LoweringError(f"memref.alloc of {size} bytes exceeds the 64-bit size range", op)
         allocator = _checked(op, CACHED_ALLOC if size >= LARGE_ALLOCATION else "aligned_alloc", rewriter)
         c_align, c_size = int_constant(alignment), int_constant(size)
-        call = llvm.CallOp(allocator, c_align.result, c_size.result, return_type=PTR)
-        replace_with_llvm(op, [c_align, c_size, call], [call.returned], rewriter)  # type: ignore[list-item]
+        site = _site(op, rewriter)
+        call = llvm.CallOp(allocator, c_align.result, c_size.result, site[-1].results[0], return_type=PTR)
+        replace_with_llvm(op, [c_align, c_size, *site, call], [call.returned], rewriter)  # type: ignore[list-item]
 
 
-ALLOCATION_FAILED = "__xla_alloc_failed"
-"""`void __xla_alloc_failed(i64 size)`, called when an allocator returns null; it does
-not return (the runtime's handler `longjmp`s back to the trampoline the entry was
-called through, which raises `MemoryError` in Python: `runtime/guard.py`)."""
+SITE_PREFIX = "__xla_alloc_site."
+"""Private constant strings `file:line:col` of the ops that allocate: a failed allocation
+passes its own to `__xla_alloc_failed_at`, and the error names the op."""
+
+
+def _site(op: Operation, rewriter: PatternRewriter) -> list[Operation]:
+    """Ops giving the address of the string naming `op`'s location (one global per
+    location), or a null pointer where the location is unknown."""
+    loc = op.location
+    if not isinstance(loc, FileLineColLoc):
+        zero = int_constant(0)
+        return [zero, llvm.IntToPtrOp(zero.result)]
+    text = f"{loc.filename.data}:{loc.line.data}:{loc.column.data}".encode()
+    name = f"{SITE_PREFIX}{zlib.crc32(text):08x}"
+    module = enclosing_module(op)
+    if module_symbol(module, name) is None:
+        data = text + b"\0"
+        value = DenseIntOrFPElementsAttr.from_list(TensorType(IntegerType(8), [len(data)]), [b - 256 if b > 127 else b for b in data])
+        string = llvm.GlobalOp(llvm.LLVMArrayType(len(data), IntegerType(8)), name, "internal", constant=True, value=value)
+        rewriter.insert(string, InsertPoint.at_end(module.body.block))
+    return [llvm.AddressOfOp(name, PTR)]
+
+
+ALLOCATION_FAILED = "__xla_alloc_failed_at"
+"""`void __xla_alloc_failed_at(i64 size, ptr site)`, called when an allocator returns
+null; it does not return (the runtime's handler records `site`, the op's location or
+null, and `longjmp`s back to the trampoline the entry was called through, which raises
+`MemoryError` in Python naming the op: `runtime/guard.py`)."""
 
 CHECKED_SUFFIX = ".checked"
 
@@ -318,19 +346,19 @@ def _checked(op: Operation, allocator: str, rewriter: PatternRewriter) -> str:
     if isinstance(module_symbol(module, name), llvm.FuncOp):
         return name
     ensure_function(op, allocator, [i64, i64], PTR, rewriter)
-    ensure_function(op, ALLOCATION_FAILED, [i64], llvm.LLVMVoidType(), rewriter)
-    entry, ok, failed = Block(arg_types=[i64, i64]), Block(), Block()
-    align, size = entry.args
+    ensure_function(op, ALLOCATION_FAILED, [i64, PTR], llvm.LLVMVoidType(), rewriter)
+    entry, ok, failed = Block(arg_types=[i64, i64, PTR]), Block(), Block()
+    align, size, site = entry.args
     call = llvm.CallOp(allocator, align, size, return_type=PTR)
     address = llvm.PtrToIntOp(call.returned, i64)  # pyright: ignore[reportArgumentType]  (xDSL's icmp takes integers only)
     zero = int_constant(0)
     is_null = llvm.ICmpOp(address.results[0], zero.result, IntegerAttr(llvm.ICmpPredicateFlag.EQ.to_int(), 64))
     entry.add_ops([call, address, zero, is_null, llvm.CondBrOp(is_null.res, failed, [], ok, [])])
     ok.add_op(llvm.ReturnOp.build(operands=[call.returned]))
-    failed.add_ops([llvm.CallOp(ALLOCATION_FAILED, size), llvm.UnreachableOp()])
+    failed.add_ops([llvm.CallOp(ALLOCATION_FAILED, size, site), llvm.UnreachableOp()])
     checked = llvm.FuncOp(
         name,
-        llvm.LLVMFunctionType([i64, i64], PTR),
+        llvm.LLVMFunctionType([i64, i64, PTR], PTR),
         linkage=llvm.LinkageAttr("internal"),
         body=Region([entry, ok, failed]),
     )

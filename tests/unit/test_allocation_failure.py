@@ -39,14 +39,17 @@ print("again", compile(huge_sum(1 << 11))(np.float32(0)))
 
 def test_failed_allocation_raises_and_the_process_lives_on() -> None:
     """The address-space limit refuses 2 GiB: the call raises `MemoryError` naming the
-    entry and the size (twice: the buffers of the failed call were given back, and the
+    entry, the size and the op (twice: the buffers of the failed call were given back, and the
     trampoline is reusable), and the process still runs and compiles."""
     root = Path(__file__).resolve().parents[2]
     done = subprocess.run(
         [sys.executable, "-c", FAILED_ALLOCATION], cwd=root, capture_output=True, text=True, timeout=300, check=False
     )
     assert done.returncode == 0, done.stderr[-2000:]
-    message = "OutOfMemoryError @main: out of memory: compiled code could not allocate a buffer of 2147483648 bytes"
+    message = (  # the op is the exponential, line 3 (the broadcast is fused into it)
+        "OutOfMemoryError @main: out of memory: compiled code could not allocate a buffer of 2147483648 bytes"
+        " (2 GiB) for the op at <string>:3:3"
+    )
     assert done.stdout.count(message) == 2, done.stdout
     assert "returned" not in done.stdout
     assert "small 1024.0" in done.stdout and "again 2048.0" in done.stdout
@@ -55,7 +58,8 @@ def test_failed_allocation_raises_and_the_process_lives_on() -> None:
 N = 64
 LOOP_IR = f"""
 declare void @__xla_parallel_for(ptr, ptr, i64, i64)
-declare void @__xla_alloc_failed(i64)
+declare void @__xla_alloc_failed_at(i64, ptr)
+@site = private constant [15 x i8] c"loop.mlir:12:3\\00"
 
 ; ctx: i64 [fail_at, mark_0 .. mark_{N - 1}]; iteration i sets mark_i, or fails if i == fail_at
 define void @body(ptr %ctx, i64 %lo, i64 %hi) {{
@@ -70,7 +74,7 @@ work:
   %bad = icmp eq i64 %i, %fail_at
   br i1 %bad, label %fail, label %mark
 fail:
-  call void @__xla_alloc_failed(i64 12345)
+  call void @__xla_alloc_failed_at(i64 12345, ptr @site)
   unreachable
 mark:
   %slot = getelementptr i64, ptr %ctx, i64 %i
@@ -110,6 +114,8 @@ def test_a_failure_inside_a_parallel_region_returns_to_the_caller(loop: Any, fai
     with threads.use_threads(2):
         ctx = _context(fail_at)
         assert run(address, ctx.ctypes.data) == 12345
+        assert guard.failure_message(12345).endswith("for the op at loop.mlir:12:3")  # from any thread
+        assert guard.failure_message(12345).endswith("GiB)")  # said once
         assert ctx[1 + fail_at] == 0
         ctx = _context(-1)
         assert run(address, ctx.ctypes.data) == guard.NOT_FAILED
@@ -126,6 +132,7 @@ def test_the_python_pool_records_the_failure(loop: Any) -> None:
         threads.parallel_for(body, ctx.ctypes.data, N, 1)
     error = host_io.take_error()
     assert isinstance(error, MemoryError) and "12345 bytes" in str(error)
+    assert str(error).endswith("for the op at loop.mlir:12:3")
     assert ctx[1 + 5] == 0 and ctx[1 + N - 1] == 1
 
 
@@ -145,6 +152,7 @@ def test_a_thread_without_a_return_point_still_stops_with_a_message(loop: Any) -
     done = subprocess.run([sys.executable, "-c", script], cwd=root, capture_output=True, text=True, timeout=300, check=False)
     assert done.returncode == 1 and "returned" not in done.stdout, done.stderr[-2000:]
     assert "out of memory: compiled code could not allocate a buffer of 12345 bytes" in done.stderr
+    assert "for the op at loop.mlir:12:3" in done.stderr
 
 
 def test_the_runtimes_own_calls_of_compiled_code_raise(loop: Any) -> None:
@@ -152,7 +160,7 @@ def test_the_runtimes_own_calls_of_compiled_code_raise(loop: Any) -> None:
     programs) runs through `guard.guarded`: a failure raises there, in Python, rather
     than jumping over the Python frames to the entry's return point."""
     run = guard.guarded(loop.get_function("run"), 1, "combiner")
-    with pytest.raises(MemoryError, match="@combiner: out of memory: .* 12345 bytes"):
+    with pytest.raises(MemoryError, match="@combiner: out of memory: .* 12345 bytes .* for the op at loop.mlir:12:3$"):
         run(_context(2).ctypes.data)
     ctx = _context(-1)
     run(ctx.ctypes.data)

@@ -70,6 +70,19 @@ def test_timing_report_lists_every_pass_and_llvm_phase(cache_dir: Path) -> None:
     assert "convert-to-llvm" in text and text.rstrip().endswith("Total")
 
 
+def test_an_untimed_compile_reads_no_cpu_clock(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Reading the process's CPU time can cost a millisecond; without timing it is not read."""
+    import time
+
+    monkeypatch.setattr(time, "process_time", lambda: pytest.fail("process_time read"))
+    report = TimingReport(cpu_time=False)
+    with report.phase("a"):
+        pass
+    assert report.phases["a"].count == 1 and report.total_cpu == 0.0
+    program = "func.func @main(%a: tensor<3xf32>) -> tensor<3xf32> {\n  %0 = xla.negate %a : tensor<3xf32>\n  return %0 : tensor<3xf32>\n}"
+    np.testing.assert_array_equal(compile(program, opt_level=0)(np.ones(3, np.float32)), -np.ones(3, np.float32))
+
+
 def test_timing_true_prints_on_stderr(cache_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     compile(unique(PROGRAM), timing=True)
     err = capsys.readouterr().err

@@ -255,3 +255,41 @@ def test_argmax_columns(fns) -> None:
     expected = np.argmax(x, axis=0)
     assert expected[7] == 2 and expected[8] == 5 and expected[9] == 1
     np.testing.assert_array_equal(fns["argmax_columns"](x), expected)
+
+
+ARGMAX_ALL = """func.func @main(%x: tensor<64xf32>) -> (tensor<f32>, tensor<i32>) {
+  %iota = xla.iota dim = 0 : tensor<64xi32>
+  %ninf = xla.constant dense<0xFF800000> : tensor<f32>
+  %zero = xla.constant dense<0> : tensor<i32>
+  %v, %i = xla.reduce(%x init: %ninf), (%iota init: %zero) across dimensions = [0] : (tensor<64xf32>, tensor<64xi32>, tensor<f32>, tensor<i32>) -> (tensor<f32>, tensor<i32>)
+   reducer(%a: tensor<f32>, %b: tensor<f32>) (%ai: tensor<i32>, %bi: tensor<i32>) {
+    %gt = xla.compare GT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %nan = xla.compare NE, %a, %a, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %pick = xla.or %gt, %nan : tensor<i1>
+    %eq = xla.compare EQ, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %lt = xla.compare LT, %ai, %bi, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %tie = xla.and %eq, %lt : tensor<i1>
+    %pick_i = xla.or %pick, %tie : tensor<i1>
+    %rv = xla.select %pick, %a, %b : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>
+    %ri = xla.select %pick_i, %ai, %bi : (tensor<i1>, tensor<i32>, tensor<i32>) -> tensor<i32>
+    xla.return %rv, %ri : tensor<f32>, tensor<i32>
+  }
+  func.return %v, %i : tensor<f32>, tensor<i32>
+}"""
+
+
+@pytest.mark.parametrize("case", ["random", "tie", "nan", "all -inf"])
+def test_argmax_to_a_scalar_reads_its_result_through_a_rank_one_view(case: str) -> None:
+    """The rank-0 results are read and written as vectors of one through
+    memref<1xT> views (MLIR's vector.load needs the rank): first maximum, first NaN."""
+    x = np.random.default_rng(0).standard_normal(64).astype(np.float32)
+    if case == "tie":
+        x[17] = x[40] = 9.0
+    elif case == "nan":
+        x[33] = x[50] = np.nan
+    elif case == "all -inf":
+        x[:] = -np.inf
+    value, index = compile(ARGMAX_ALL)(x)
+    want = int(np.argmax(x))
+    assert int(index) == want
+    np.testing.assert_array_equal(value, x[want])

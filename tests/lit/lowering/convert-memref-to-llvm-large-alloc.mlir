@@ -11,10 +11,12 @@
 func.func @sizes() {
   // CHECK:      %[[AL:.*]] = llvm.mlir.constant(64) : i64
   // CHECK-NEXT: %[[SZ:.*]] = llvm.mlir.constant(65536) : i64
-  // CHECK-NEXT: %[[BIG:.*]] = llvm.call @__xla_alloc.checked(%[[AL]], %[[SZ]]) : (i64, i64) -> !llvm.ptr
+  // CHECK-NEXT: llvm.mlir.addressof
+  // CHECK-NEXT: %[[BIG:.*]] = llvm.call @__xla_alloc.checked(%[[AL]], %[[SZ]], %{{.*}}) : (i64, i64, !llvm.ptr) -> !llvm.ptr
   %big = memref.alloc() : memref<128x128xf32>
   // CHECK:      %[[SZ2:.*]] = llvm.mlir.constant(65472) : i64
-  // CHECK-NEXT: %[[SMALL:.*]] = llvm.call @aligned_alloc.checked(%{{.*}}, %[[SZ2]]) : (i64, i64) -> !llvm.ptr
+  // CHECK-NEXT: llvm.mlir.addressof
+  // CHECK-NEXT: %[[SMALL:.*]] = llvm.call @aligned_alloc.checked(%{{.*}}, %[[SZ2]], %{{.*}}) : (i64, i64, !llvm.ptr) -> !llvm.ptr
   %small = memref.alloc() : memref<16368xf32>
   // CHECK:      llvm.call @__xla_free(%[[BIG]]) : (!llvm.ptr) -> ()
   memref.dealloc %big : memref<128x128xf32>

@@ -1,7 +1,7 @@
 // RUN: xla-opt %s -p convert-memref-to-llvm | FileCheck %s
 
 // CHECK:      llvm.func @free(!llvm.ptr)
-// CHECK-NEXT: llvm.func @__xla_alloc_failed(i64)
+// CHECK-NEXT: llvm.func @__xla_alloc_failed_at(i64, !llvm.ptr)
 // CHECK-NEXT: llvm.func @aligned_alloc(i64, i64) -> !llvm.ptr
 // CHECK-NEXT: llvm.mlir.global internal constant @cst(dense<{{\[\[}}1.000000e+00, 2.000000e+00], [3.000000e+00, 4.000000e+00]]> : tensor<2x2xf32>) {addr_space = 0 : i32, alignment = 64 : i64} : !llvm.array<4 x f32>
 // CHECK-NEXT: llvm.mlir.global internal @buf() {addr_space = 0 : i32, alignment = 64 : i64} : !llvm.array<4 x i32>
@@ -45,7 +45,9 @@ func.func @alloc_copy(%src: memref<3x5xi16>) {
   // CHECK-NEXT: %[[SZ:.*]] = llvm.mlir.constant(64) : i64
   // A null pointer is reported (a MemoryError in Python), never written through:
   // the allocator is called through a checked wrapper, so the caller stays one block.
-  // CHECK-NEXT: %[[BUF:.*]] = llvm.call @aligned_alloc.checked(%[[AL]], %[[SZ]]) : (i64, i64) -> !llvm.ptr
+  // The op's location goes with it, to name it if the allocation fails.
+  // CHECK-NEXT: %[[SITE:.*]] = llvm.mlir.addressof @[[ALLOC_SITE:__xla_alloc_site\..*]] : !llvm.ptr
+  // CHECK-NEXT: %[[BUF:.*]] = llvm.call @aligned_alloc.checked(%[[AL]], %[[SZ]], %[[SITE]]) : (i64, i64, !llvm.ptr) -> !llvm.ptr
   %a = memref.alloc() : memref<3x5xi16>
   // CHECK-NEXT: %[[N:.*]] = llvm.mlir.constant(30) : i64
   // CHECK-NEXT: %[[F:.*]] = llvm.mlir.constant(false) : i1
@@ -110,7 +112,7 @@ func.func @alloc_in_a_loop(%n: index) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   // CHECK:      scf.for
-  // CHECK:        llvm.call @aligned_alloc.checked(%{{.*}}, %{{.*}}) : (i64, i64) -> !llvm.ptr
+  // CHECK:        llvm.call @aligned_alloc.checked(%{{.*}}, %{{.*}}, %{{.*}}) : (i64, i64, !llvm.ptr) -> !llvm.ptr
   // CHECK:        llvm.call @free(%{{.*}}) : (!llvm.ptr) -> ()
   scf.for %i = %c0 to %n step %c1 {
     %a = memref.alloc() : memref<4xf32>
@@ -119,9 +121,9 @@ func.func @alloc_in_a_loop(%n: index) {
   func.return
 }
 
-// The checked wrapper, once per allocator: null goes to `__xla_alloc_failed(size)`,
-// which does not return.
-// CHECK-LABEL: llvm.func internal @aligned_alloc.checked(%{{.*}}: i64, %{{.*}}: i64) -> !llvm.ptr {
+// The checked wrapper, once per allocator: null goes to `__xla_alloc_failed_at(size,
+// site)`, which does not return.
+// CHECK:       llvm.func internal @aligned_alloc.checked(%{{.*}}: i64, %{{.*}}: i64, %[[AT:[0-9a-z_]+]]: !llvm.ptr) -> !llvm.ptr {
 // CHECK-NEXT:    %[[P:.*]] = llvm.call @aligned_alloc(%[[ALIGN:.*]], %[[SIZE:.*]]) : (i64, i64) -> !llvm.ptr
 // CHECK-NEXT:    %[[ADDR:.*]] = llvm.ptrtoint %[[P]] : !llvm.ptr to i64
 // CHECK-NEXT:    %[[ZERO:.*]] = llvm.mlir.constant(0) : i64
@@ -130,6 +132,8 @@ func.func @alloc_in_a_loop(%n: index) {
 // CHECK-NEXT:  ^[[OK]]:
 // CHECK-NEXT:    llvm.return %[[P]] : !llvm.ptr
 // CHECK-NEXT:  ^[[FAILED]]:
-// CHECK-NEXT:    llvm.call @__xla_alloc_failed(%{{.*}}) : (i64) -> ()
+// CHECK-NEXT:    llvm.call @__xla_alloc_failed_at(%[[SIZE]], %[[AT]]) : (i64, !llvm.ptr) -> ()
 // CHECK-NEXT:    llvm.unreachable
 // CHECK-NOT:   llvm.func internal @aligned_alloc.checked
+// The site: the op's `file:line:col` as a C string ("...:51:3\\0").
+// CHECK:       llvm.mlir.global internal constant @[[ALLOC_SITE]](dense<[{{.*}}, 58, 53, 49, 58, 51, 0]> : tensor<{{[0-9]+}}xi8>) {addr_space = 0 : i32} : !llvm.array<{{[0-9]+}} x i8>

@@ -157,3 +157,38 @@ func.func @argmax(%x: tensor<4x32xf32>) -> tensor<4xi32> {
   }
   func.return %i : tensor<4xi32>
 }
+
+// -----
+
+// A reduction to a scalar (rank 0) reads and writes its result as a vector of one
+// through a memref<1xT> view: MLIR's vector.load/store need a memref of at least the
+// vector's rank (iree-opt rejected `vector.load %m[] : memref<f32>, vector<1xf32>`).
+// CHECK-LABEL: func.func @argmax_all
+// CHECK:       %[[V:.*]] = memref.expand_shape %[[OUT:.*]] [] output_shape [1] : memref<f32> into memref<1xf32>
+// CHECK-NEXT:  vector.load %[[V]][%{{.*}}] : memref<1xf32>, vector<1xf32>
+// CHECK-NEXT:  %[[VI:.*]] = memref.expand_shape %[[OUTI:.*]] [] output_shape [1] : memref<i32> into memref<1xi32>
+// CHECK-NEXT:  vector.load %[[VI]][%{{.*}}] : memref<1xi32>, vector<1xi32>
+// CHECK:       %[[W:.*]] = memref.expand_shape %[[OUT]] [] output_shape [1] : memref<f32> into memref<1xf32>
+// CHECK-NEXT:  vector.store %{{.*}}, %[[W]][%{{.*}}] : memref<1xf32>, vector<1xf32>
+// CHECK-NOT:   vector.load %{{.*}}[] : memref<
+// CHECK-NOT:   vector.store %{{.*}}[] : memref<
+// ORDERED-LABEL: func.func @argmax_all
+func.func @argmax_all(%x: tensor<64xf32>) -> (tensor<f32>, tensor<i32>) {
+  %iota = xla.iota dim = 0 : tensor<64xi32>
+  %ninf = xla.constant dense<0xFF800000> : tensor<f32>
+  %zero = xla.constant dense<0> : tensor<i32>
+  %v, %i = xla.reduce(%x init: %ninf), (%iota init: %zero) across dimensions = [0] : (tensor<64xf32>, tensor<64xi32>, tensor<f32>, tensor<i32>) -> (tensor<f32>, tensor<i32>)
+   reducer(%a: tensor<f32>, %b: tensor<f32>) (%ai: tensor<i32>, %bi: tensor<i32>) {
+    %gt = xla.compare GT, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %nan = xla.compare NE, %a, %a, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %pick = xla.or %gt, %nan : tensor<i1>
+    %eq = xla.compare EQ, %a, %b, FLOAT : (tensor<f32>, tensor<f32>) -> tensor<i1>
+    %lt = xla.compare LT, %ai, %bi, SIGNED : (tensor<i32>, tensor<i32>) -> tensor<i1>
+    %tie = xla.and %eq, %lt : tensor<i1>
+    %pick_i = xla.or %pick, %tie : tensor<i1>
+    %rv = xla.select %pick, %a, %b : (tensor<i1>, tensor<f32>, tensor<f32>) -> tensor<f32>
+    %ri = xla.select %pick_i, %ai, %bi : (tensor<i1>, tensor<i32>, tensor<i32>) -> tensor<i32>
+    xla.return %rv, %ri : tensor<f32>, tensor<i32>
+  }
+  func.return %v, %i : tensor<f32>, tensor<i32>
+}
