@@ -414,7 +414,7 @@ def enclosing_module(op: Operation) -> ModuleOp:
     return top
 
 
-def _symbol_name(op: Operation) -> str | None:
+def symbol_name(op: Operation) -> str | None:
     sym = op.properties.get("sym_name") or op.attributes.get("sym_name")
     return sym.data if isinstance(sym, StringAttr) else None
 
@@ -430,11 +430,11 @@ def module_symbol(module: ModuleOp, name: str) -> Operation | None:
     """The first top-level op of `module` whose symbol is `name`, or None."""
     index = _SYMBOLS.get(module)
     found = index.get(name) if index is not None else None
-    if found is not None and found.parent is module.body.block and _symbol_name(found) == name:
+    if found is not None and found.parent is module.body.block and symbol_name(found) == name:
         return found
     index = {}
     for existing in module.ops:
-        sym = _symbol_name(existing)
+        sym = symbol_name(existing)
         if sym is not None:
             index.setdefault(sym, existing)
     _SYMBOLS[module] = index
