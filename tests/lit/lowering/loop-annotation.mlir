@@ -94,3 +94,88 @@ func.func @parallel(%a: memref<64xf32>) {
   }) : (index, index, index) -> ()
   func.return
 }
+
+// -----
+
+// A loop body already holding an expansion's worth of scalar f32 arithmetic (24 ops:
+// chlo.erfc's, expanded by convert-xla-to-linalg before this pass) is interleaved as
+// if this pass had expanded a function in it; one op fewer is left alone.
+// CHECK-LABEL: func.func @long_body
+// CHECK:         } {llvm.loop_annotation = {interleave_count = 4 : i32}}
+// OFF-LABEL: func.func @long_body
+// OFF-NOT:     llvm.loop_annotation
+func.func @long_body(%a: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c1 = arith.constant 1 : index
+  %k = arith.constant 1.5 : f32
+  scf.for %i = %c0 to %c64 step %c1 {
+    %x0 = memref.load %a[%i] : memref<64xf32>
+    %x1 = arith.mulf %x0, %k : f32
+    %x2 = arith.addf %x1, %k : f32
+    %x3 = arith.mulf %x2, %k : f32
+    %x4 = arith.addf %x3, %k : f32
+    %x5 = arith.mulf %x4, %k : f32
+    %x6 = arith.addf %x5, %k : f32
+    %x7 = arith.mulf %x6, %k : f32
+    %x8 = arith.addf %x7, %k : f32
+    %x9 = arith.mulf %x8, %k : f32
+    %x10 = arith.addf %x9, %k : f32
+    %x11 = arith.mulf %x10, %k : f32
+    %x12 = arith.addf %x11, %k : f32
+    %x13 = arith.mulf %x12, %k : f32
+    %x14 = arith.addf %x13, %k : f32
+    %x15 = arith.mulf %x14, %k : f32
+    %x16 = arith.addf %x15, %k : f32
+    %x17 = arith.mulf %x16, %k : f32
+    %x18 = arith.addf %x17, %k : f32
+    %x19 = arith.mulf %x18, %k : f32
+    %x20 = arith.addf %x19, %k : f32
+    %x21 = arith.mulf %x20, %k : f32
+    %x22 = arith.addf %x21, %k : f32
+    %x23 = arith.mulf %x22, %k : f32
+    %x24 = arith.addf %x23, %k : f32
+    memref.store %x24, %a[%i] : memref<64xf32>
+  }
+  func.return
+}
+
+// -----
+
+// CHECK-LABEL: func.func @short_body
+// CHECK-NOT:     llvm.loop_annotation
+// CHECK:         func.return
+func.func @short_body(%a: memref<64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c64 = arith.constant 64 : index
+  %c1 = arith.constant 1 : index
+  %k = arith.constant 1.5 : f32
+  scf.for %i = %c0 to %c64 step %c1 {
+    %x0 = memref.load %a[%i] : memref<64xf32>
+    %x1 = arith.mulf %x0, %k : f32
+    %x2 = arith.addf %x1, %k : f32
+    %x3 = arith.mulf %x2, %k : f32
+    %x4 = arith.addf %x3, %k : f32
+    %x5 = arith.mulf %x4, %k : f32
+    %x6 = arith.addf %x5, %k : f32
+    %x7 = arith.mulf %x6, %k : f32
+    %x8 = arith.addf %x7, %k : f32
+    %x9 = arith.mulf %x8, %k : f32
+    %x10 = arith.addf %x9, %k : f32
+    %x11 = arith.mulf %x10, %k : f32
+    %x12 = arith.addf %x11, %k : f32
+    %x13 = arith.mulf %x12, %k : f32
+    %x14 = arith.addf %x13, %k : f32
+    %x15 = arith.mulf %x14, %k : f32
+    %x16 = arith.addf %x15, %k : f32
+    %x17 = arith.mulf %x16, %k : f32
+    %x18 = arith.addf %x17, %k : f32
+    %x19 = arith.mulf %x18, %k : f32
+    %x20 = arith.addf %x19, %k : f32
+    %x21 = arith.mulf %x20, %k : f32
+    %x22 = arith.addf %x21, %k : f32
+    %x23 = arith.mulf %x22, %k : f32
+    memref.store %x23, %a[%i] : memref<64xf32>
+  }
+  func.return
+}
