@@ -118,3 +118,44 @@ func.func @scratch_limits(%n: index) {
   }) {fusion = "rows(1): reduce, map"} : (index, index, index) -> ()
   func.return
 }
+
+// -----
+
+// An scf.while's temporaries, in its condition region and in its body, are allocated
+// once before it and freed after it; one not freed in its region stays.
+// CHECK-LABEL: func.func @while_loop
+// CHECK:         %[[C:.*]] = memref.alloc() {alignment = 64 : i64} : memref<i1>
+// CHECK-NEXT:    %[[N:.*]] = memref.alloc() {alignment = 64 : i64} : memref<i64>
+// CHECK-NEXT:    scf.while
+// CHECK-NEXT:      memref.alloc() {alignment = 64 : i64} : memref<f32>
+// CHECK-NOT:       memref.alloc
+// CHECK-NOT:       memref.dealloc
+// CHECK:           scf.yield
+// CHECK-NEXT:    }
+// CHECK-NEXT:    memref.dealloc %[[N]]
+// CHECK-NEXT:    memref.dealloc %[[C]]
+// CHECK-NEXT:    func.return
+func.func @while_loop(%i: memref<i64>, %bound: i64) {
+  %one = arith.constant 1 : i64
+  %zero = arith.constant 0.0 : f32
+  scf.while () : () -> () {
+    %c = memref.alloc() {alignment = 64 : i64} : memref<i1>
+    %both = memref.alloc() {alignment = 64 : i64} : memref<f32>
+    memref.store %zero, %both[] : memref<f32>
+    %v = memref.load %i[] : memref<i64>
+    %lt = arith.cmpi slt, %v, %bound : i64
+    memref.store %lt, %c[] : memref<i1>
+    %p = memref.load %c[] : memref<i1>
+    memref.dealloc %c : memref<i1>
+    scf.condition(%p)
+  } do {
+    %n = memref.alloc() {alignment = 64 : i64} : memref<i64>
+    %v = memref.load %i[] : memref<i64>
+    %s = arith.addi %v, %one : i64
+    memref.store %s, %n[] : memref<i64>
+    "memref.copy"(%n, %i) : (memref<i64>, memref<i64>) -> ()
+    memref.dealloc %n : memref<i64>
+    scf.yield
+  }
+  func.return
+}
