@@ -37,7 +37,7 @@ from xdsl.ir import Block, BlockArgument, Operation, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from lowering.parallel.parallel_loops_to_calls import static_index
+from lowering.parallel.parallel_loops_to_calls import defined_in, static_index
 
 _PURE = (arith.ConstantOp, memref.SubviewOp, memref.ExpandShapeOp, memref.CollapseShapeOp, memref.CastOp)
 """Ops that may stand between two loops: they read and write no memory."""
@@ -124,14 +124,6 @@ class _Access:
     """The dimension of the buffer indexed by the loop's index, or None (anywhere)."""
 
 
-def _inside(value: SSAValue, loop: Operation) -> bool:
-    owner = value.owner
-    if isinstance(owner, Block):
-        parent = owner.parent_op()
-        return parent is not None and (parent is loop or loop.is_ancestor(parent))
-    return loop.is_ancestor(owner)
-
-
 def _accesses(loop: scf.ParallelOp, fn: func.FuncOp) -> dict[object, list[_Access]] | None:
     """The buffers `loop` touches that live outside it, by key; None if it calls anything."""
     iv = loop.body.block.args[0]
@@ -142,7 +134,7 @@ def _accesses(loop: scf.ParallelOp, fn: func.FuncOp) -> dict[object, list[_Acces
         if isinstance(op, _PURE):
             continue
         for operand in op.operands:
-            if not isinstance(operand.type, MemRefType) or _inside(_root(operand), loop):
+            if not isinstance(operand.type, MemRefType) or defined_in(_root(operand), loop):
                 continue
             reads = isinstance(op, (memref.LoadOp, vector.LoadOp))
             root, dim = _root(operand), None

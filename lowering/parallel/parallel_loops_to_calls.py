@@ -352,7 +352,8 @@ def slot_count(t: Attribute) -> int | None:
     return None
 
 
-def _defined_in(value: SSAValue, op: Operation) -> bool:
+def defined_in(value: SSAValue, op: Operation) -> bool:
+    """Whether `value` is defined inside `op` (by an op or a block of its regions)."""
     owner = value.owner
     if isinstance(owner, Block):
         parent = owner.parent_op()
@@ -579,7 +580,7 @@ def _captures(op: scf.ParallelOp) -> tuple[list[SSAValue], list[Operation]]:
     used = [v for inner in op.body.walk() for v in inner.operands]
     used += [op.lowerBound[0], op.step[0]]
     for v in used:
-        if v in seen or _defined_in(v, op):
+        if v in seen or defined_in(v, op):
             continue
         seen.add(v)
         owner = v.owner
@@ -650,6 +651,7 @@ __all__ = [
     "MIN_PARALLEL_WORK",
     "ConvertParallelLoopsToCallsPass",
     "block_work",
+    "defined_in",
     "estimated_trip_count",
     "hoist_scratch",
     "op_work",
