@@ -25,3 +25,18 @@ func.func @reducer_without_scalar_form(%x: tensor<4xf32>, %init: tensor<f32>) ->
   }
   func.return %0 : tensor<f32>
 }
+
+// -----
+
+// A program that starts a grid itself (here, through a call) would start replicas
+// without end, each on a thread.
+func.func @replica() -> tensor<i64> {
+  %0 = func.call @helper() : () -> tensor<i64>
+  func.return %0 : tensor<i64>
+}
+
+func.func @helper() -> tensor<i64> {
+  // expected-error @+1 {{interpreter.run_parallel: @replica runs interpreter.run_parallel itself (directly or through calls): a replica cannot start another grid of replicas}}
+  %r:2 = "interpreter.run_parallel"() {programs = [[@replica], [@replica]]} : () -> (tensor<i64>, tensor<i64>)
+  func.return %r#0 : tensor<i64>
+}
