@@ -46,34 +46,8 @@ def _program(op: RunParallelOp, symbol: SymbolRefAttr) -> Program:
     target = SymbolTable.lookup_symbol(op, symbol)
     if not isinstance(target, func.FuncOp) or not target.body.blocks:
         raise LoweringError(f"interpreter.run_parallel: @{name} is not a function with a body", op)
-    if _starts_a_grid(op, target):
-        raise LoweringError(
-            f"interpreter.run_parallel: @{name} runs interpreter.run_parallel itself (directly or through "
-            "calls): a replica cannot start another grid of replicas",
-            op,
-        )
     ins, outs = target.function_type.inputs.data, target.function_type.outputs.data
     return Program(name, len(ins), len(outs))
-
-
-def _starts_a_grid(op: RunParallelOp, program: func.FuncOp) -> bool:
-    """Whether `program`, or a function it calls, holds an `interpreter.run_parallel`
-    (a program running its own grid started replicas without end, each on a thread)."""
-    seen: set[int] = set()
-    pending = [program]
-    while pending:
-        fn = pending.pop()
-        if id(fn) in seen:
-            continue
-        seen.add(id(fn))
-        for inner in fn.walk():
-            if isinstance(inner, RunParallelOp):
-                return True
-            if isinstance(inner, func.CallOp):
-                callee = SymbolTable.lookup_symbol(op, inner.callee)
-                if isinstance(callee, func.FuncOp):
-                    pending.append(callee)
-    return False
 
 
 @lowers(RunParallelOp)

@@ -41,6 +41,7 @@ from lowering.xla_to_linalg import (  # noqa: F401  (they register their lowerin
     slicing,
     sort,
 )
+from lowering.xla_to_linalg.call_graph import check_acyclic, check_grids
 from lowering.xla_to_linalg.converter import LOWERINGS, Converter, convert_type
 
 
@@ -51,6 +52,8 @@ class ConvertXlaToLinalgPass(ModulePass):
     name = "convert-xla-to-linalg"
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
+        check_acyclic(op)
+        check_grids(op)
         reduction.widen_reducer_operands(op)
         for function in list(op.ops):
             if not isinstance(function, func.FuncOp):

@@ -28,15 +28,40 @@ func.func @reducer_without_scalar_form(%x: tensor<4xf32>, %init: tensor<f32>) ->
 
 // -----
 
-// A program that starts a grid itself (here, through a call) would start replicas
-// without end, each on a thread.
+// A program that starts a grid itself (here, through a call) would start a grid in
+// every replica.
+func.func @leaf() -> tensor<i64> {
+  %c = xla.constant dense<3> : tensor<i64>
+  func.return %c : tensor<i64>
+}
+
+func.func @helper() -> tensor<i64> {
+  %r:2 = "interpreter.run_parallel"() {programs = [[@leaf], [@leaf]]} : () -> (tensor<i64>, tensor<i64>)
+  func.return %r#0 : tensor<i64>
+}
+
 func.func @replica() -> tensor<i64> {
   %0 = func.call @helper() : () -> tensor<i64>
   func.return %0 : tensor<i64>
 }
 
-func.func @helper() -> tensor<i64> {
+func.func @main() -> tensor<i64> {
   // expected-error @+1 {{interpreter.run_parallel: @replica runs interpreter.run_parallel itself (directly or through calls): a replica cannot start another grid of replicas}}
   %r:2 = "interpreter.run_parallel"() {programs = [[@replica], [@replica]]} : () -> (tensor<i64>, tensor<i64>)
   func.return %r#0 : tensor<i64>
+}
+
+// -----
+
+// Recursion, here through two functions, is reported at the call that closes the
+// cycle: compiled, it would never end or overflow the stack.
+func.func @even(%x: tensor<i64>) -> tensor<i64> {
+  %0 = func.call @odd(%x) : (tensor<i64>) -> tensor<i64>
+  func.return %0 : tensor<i64>
+}
+
+func.func @odd(%x: tensor<i64>) -> tensor<i64> {
+  // expected-error @+1 {{recursive call of @even (@even -> @odd -> @even): an XLA program's call graph is acyclic, and recursion is not compiled}}
+  %0 = func.call @even(%x) : (tensor<i64>) -> tensor<i64>
+  func.return %0 : tensor<i64>
 }
