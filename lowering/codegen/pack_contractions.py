@@ -96,6 +96,9 @@ class Tiles:
     pairs: Attribute | None = None
     """The type operands are packed in as pairs along k: bf16 for AVX512-BF16's
     `vdpbf16ps`, i16 (i8 widened) for AVX512-VNNI's `vpdpwssd`; None: unpaired."""
+    near_rows_in_place: bool = False
+    """The target's `near_rows_in_place`: a right operand with near k rows may be read
+    in place."""
 
 
 def choose_tiles(c: Contraction, target_name: str | None) -> Tiles | None:
@@ -122,7 +125,8 @@ def choose_tiles(c: Contraction, target_name: str | None) -> Tiles | None:
         nr = vectors * lanes
     if mt < mr:
         return None
-    return Tiles(mr, nr, _pair_type(c, target.has_avx512_bf16 and lanes == 16, target.has_avx512_vnni and lanes == 16))
+    pairs = _pair_type(c, target.has_avx512_bf16 and lanes == 16, target.has_avx512_vnni and lanes == 16)
+    return Tiles(mr, nr, pairs, target.near_rows_in_place)
 
 
 def _pair_type(c: Contraction, bf16_dot: bool, i16_dot: bool) -> Attribute | None:
@@ -456,7 +460,8 @@ VIEW_MAX_REUSE = 2
 panels of the other side reuse it: packing would cost more than it saves."""
 
 VIEW_NEAR_ROWS_REUSE = 32
-"""A right operand whose k rows are at most `NEAR_ROW_BYTES` apart is read in
+"""On targets that read near rows in place (`Target.near_rows_in_place`: Zen), a right
+operand whose k rows are at most `NEAR_ROW_BYTES` apart is read in
 place when at most `VIEW_NEAR_ROWS_REUSE` row panels reuse it: the pack's write and
 re-read of the whole operand cost more than reading near rows (measured on the MLP
 step's 128 x 784 @ 784 x 512 and 128 x 512 @ 512 x 512, and 16 x 128 x 64 @ 64 x 128:
@@ -464,9 +469,12 @@ step's 128 x 784 @ 784 x 512 and 128 x 512 @ 512 x 512, and 16 x 128 x 64 @ 64 x
 (fewer L1 and L2 sets, one page each) ran 5-9% slower than packed."""
 
 
-def _reads_in_place(view: memref.ReinterpretCastOp | None, reuse: int, *, vectorized: bool) -> bool:
+def _reads_in_place(
+    view: memref.ReinterpretCastOp | None, reuse: int, *, vectorized: bool, near_rows: bool = False
+) -> bool:
     """Whether the operand seen through `view` (`P[b, f1, k, f0]`, None: no such view)
     is read in place, with `reuse` panels of the other side reading each of its panels.
+    `near_rows`: the target reads a right operand with near k rows in place.
 
     A left operand whose rows run along k (`A[m, k]`, k contiguous) is always read in
     place: the micro-kernel broadcasts one element of each of its mr rows per k step,
@@ -486,7 +494,7 @@ def _reads_in_place(view: memref.ReinterpretCastOp | None, reuse: int, *, vector
         return k_stride == 1
     bits = _bits(t.get_element_type())  # a view's element is the accumulator type
     assert bits is not None and isinstance(k_stride, int)
-    return reuse <= VIEW_NEAR_ROWS_REUSE and k_stride * bits // 8 <= NEAR_ROW_BYTES
+    return near_rows and reuse <= VIEW_NEAR_ROWS_REUSE and k_stride * bits // 8 <= NEAR_ROW_BYTES
 
 
 def _view_if(view: memref.ReinterpretCastOp | None, keep: bool) -> memref.ReinterpretCastOp | None:
@@ -581,7 +589,7 @@ def pack_contraction(c: Contraction, tiles: Tiles) -> None:
     a_view = operand_view(c, c.a, c.a_map, c.a_cast, c.m, tiles.mr, vectorized=False) if views else None
     b_view = operand_view(c, c.b, c.b_map, c.b_cast, c.n, tiles.nr, vectorized=True) if views else None
     a_view = _view_if(a_view, _reads_in_place(a_view, n1, vectorized=False))
-    b_view = _view_if(b_view, _reads_in_place(b_view, m1, vectorized=True))
+    b_view = _view_if(b_view, _reads_in_place(b_view, m1, vectorized=True, near_rows=tiles.near_rows_in_place))
     scratch: list[MemRefType] = []
     if a_view is None:
         scratch.append(MemRefType(element, [bt, m1, kp, tiles.mr, *panel]))
@@ -675,7 +683,7 @@ class LinalgPackContractionsPass(ModulePass):
     name = "linalg-pack-contractions"
 
     target: str = ""
-    """The CPU (`host`, `avx512`, `avx512vnni`, `avx512bf16`, `avx2`, `sse`; empty: `$XLA_DIALECT_TARGET`, else the host) whose register tile sets mr x nr."""
+    """The CPU (`host`, `avx512`, `avx512vnni`, `avx512bf16`, `znver4`, `avx2`, `sse`; empty: `$XLA_DIALECT_TARGET`, else the host) whose register tile sets mr x nr."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         for generic in [o for o in op.walk() if isinstance(o, GenericOp)]:

@@ -569,7 +569,7 @@ class LinalgVectorizeContractionsPass(ModulePass):
     name = "linalg-vectorize-contractions"
 
     target: str = ""
-    """The CPU (`host`, `avx512`, `avx512vnni`, `avx512bf16`, `avx2`, `sse`; empty: `$XLA_DIALECT_TARGET`, else the host) whose vector width and caches set the blocking."""
+    """The CPU (`host`, `avx512`, `avx512vnni`, `avx512bf16`, `znver4`, `avx2`, `sse`; empty: `$XLA_DIALECT_TARGET`, else the host) whose vector width and caches set the blocking."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         target = get_target(self.target)

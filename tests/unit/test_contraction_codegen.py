@@ -253,6 +253,42 @@ def test_other_targets(target: str, monkeypatch: pytest.MonkeyPatch) -> None:
         _check(case, np.asarray(compile(text, case.name)(a, b)), reference(case, a, b))
 
 
+NEAR_ROWS = ["near_rows_b", "near_rows_batched", "near_rows_f64", "near_rows_t_result", "near_rows_33_panels"]
+
+
+def test_near_rows_read_in_place(monkeypatch: pytest.MonkeyPatch) -> None:
+    """On a target that reads near k rows of B in place (Zen 4: `near_rows_in_place`), the
+    near-row cases view B unpacked up to 32 row panels, and give NumPy's values; on
+    Intel's cores B is packed. The values are checked here on this CPU through the
+    `avx512` target with the property switched on (the `znver4` target's code needs a
+    Zen 4 to run)."""
+    import dataclasses
+
+    from lowering.codegen import target as target_module
+
+    cases = [c for c in CASES if c.name in NEAR_ROWS]
+    text = "\n".join(function(c) for c in cases) + "\n// near rows read in place\n"
+    for name, in_place in (("znver4", True), ("avx512", False)):
+        lowered = _lowered_functions(text, name)
+        # B (`%b`, its vectorized side 32 or 64 wide) viewed; the transposed result's
+        # case vectorizes the other operand.
+        b_view = re.compile(r"memref.reinterpret_cast %b to offset: \[0\], sizes: \[\d+, \d+, \d+, (32|64)\]")
+        b_viewed = {c.name: bool(b_view.search(lowered[c.name])) for c in cases if c.name != "near_rows_t_result"}
+        expected = {n: in_place and n != "near_rows_33_panels" for n in b_viewed}
+        assert b_viewed == expected, name
+    avx512 = dataclasses.replace(target_module.NAMED_TARGETS["avx512"], near_rows_in_place=True)
+    monkeypatch.setitem(target_module.NAMED_TARGETS, "avx512", avx512)
+    target_module._named.cache_clear()
+    monkeypatch.setenv("XLA_DIALECT_TARGET", "avx512")
+    monkeypatch.setenv("XLA_DIALECT_CACHE", "0")
+    try:
+        assert "memref.reinterpret_cast %b to" in _lowered_functions(text)["near_rows_b"]
+        for case in cases:
+            a, b = inputs(case, 13)
+            _check(case, np.asarray(compile(text, case.name)(a, b)), reference(case, a, b))
+    finally:
+        target_module._named.cache_clear()
+
 
 def test_no_leak_across_10000_calls() -> None:
     """Packed panels, scratch tiles and cached blocks: resident memory stays flat."""

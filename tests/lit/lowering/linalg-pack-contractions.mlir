@@ -67,54 +67,6 @@ func.func @views(%a: memref<8x256xf32>, %b: memref<256x128xf32>, %c: memref<8x12
 
 // -----
 
-// A right operand whose rows are at most 2 KiB apart is read in place by up to 32
-// row panels (M = 128: the MLP's batch): B (512 floats a row) is viewed. With 33 row
-// panels (M = 132), or rows 4 KiB apart (1024 floats), B is packed again. A, whole
-// 4-row panels along k, is read in place in all three.
-// CHECK-LABEL: func.func @near_rows
-// CHECK-NOT:     memref.alloc
-// CHECK:         %[[AV:.*]] = memref.reinterpret_cast %a to offset: [0], sizes: [1, 32, 64, 4], strides: [0, 256, 1, 64] : memref<128x64xf32> to memref<1x32x64x4xf32, strided<[0, 256, 1, 64]>>
-// CHECK-NEXT:    %[[BV:.*]] = memref.reinterpret_cast %b to offset: [0], sizes: [1, 8, 64, 64], strides: [0, 64, 512, 1] : memref<64x512xf32> to memref<1x8x64x64xf32, strided<[0, 64, 512, 1]>>
-// CHECK-NEXT:    linalg.generic {{.*}} ins(%[[AV]], %[[BV]] : {{.*}})
-// CHECK-LABEL: func.func @too_many_row_panels
-// CHECK-NEXT:    memref.alloc() {alignment = 64 : i64} : memref<1x8x65x64xf32>
-// CHECK-NOT:     memref.alloc
-// CHECK:         memref.reinterpret_cast %a
-// CHECK-NOT:     memref.reinterpret_cast %b
-// CHECK-LABEL: func.func @far_rows
-// CHECK-NEXT:    memref.alloc() {alignment = 64 : i64} : memref<1x16x65x64xf32>
-// CHECK-NOT:     memref.alloc
-// CHECK-NOT:     memref.reinterpret_cast %b
-func.func @near_rows(%a: memref<128x64xf32>, %b: memref<64x512xf32>, %c: memref<128x512xf32>) {
-  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<128x64xf32>, memref<64x512xf32>) outs(%c : memref<128x512xf32>) {
-  ^bb0(%x: f32, %y: f32, %acc: f32):
-    %p = arith.mulf %x, %y : f32
-    %s = arith.addf %acc, %p : f32
-    linalg.yield %s : f32
-  }
-  func.return
-}
-func.func @too_many_row_panels(%a: memref<132x64xf32>, %b: memref<64x512xf32>, %c: memref<132x512xf32>) {
-  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<132x64xf32>, memref<64x512xf32>) outs(%c : memref<132x512xf32>) {
-  ^bb0(%x: f32, %y: f32, %acc: f32):
-    %p = arith.mulf %x, %y : f32
-    %s = arith.addf %acc, %p : f32
-    linalg.yield %s : f32
-  }
-  func.return
-}
-func.func @far_rows(%a: memref<128x64xf32>, %b: memref<64x1024xf32>, %c: memref<128x1024xf32>) {
-  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<128x64xf32>, memref<64x1024xf32>) outs(%c : memref<128x1024xf32>) {
-  ^bb0(%x: f32, %y: f32, %acc: f32):
-    %p = arith.mulf %x, %y : f32
-    %s = arith.addf %acc, %p : f32
-    linalg.yield %s : f32
-  }
-  func.return
-}
-
-// -----
-
 // A left operand read along m (A[k, m]: each k step of a row panel would load a
 // new cache line) is packed even with 64 row panels, as a row-major one is not.
 // CHECK-LABEL: func.func @lhs_along_m
