@@ -15,9 +15,10 @@
 // CHECK-NEXT:    %[[A4V:.*]] = memref.subview %[[A4]][0, 0, 0, 0] [1, 16, 48, 4] [1, 1, 1, 1]
 // CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], iterator_types = ["parallel", "parallel", "parallel", "parallel"]} outs(%[[A4V]] : memref<1x16x48x4xf32, strided<[3072, 192, 4, 1]>>)
 // CHECK:           memref.load %a[%{{.*}}, %{{.*}}] : memref<62x48xf32>
-// B's columns past 200 are zero: a clamped load and a select.
+// B's columns past 200 are zero: a clamped load and a select. B, read along n (its
+// rows contiguous), is packed (b, k, n1, n0): each k step reads a whole row of B.
 // CHECK:         %[[B4V:.*]] = memref.subview %[[B4]][0, 0, 0, 0] [1, 4, 48, 64] [1, 1, 1, 1]
-// CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d1, d2, d3)>], {{.*}} outs(%[[B4V]] : memref<1x4x48x64xf32, strided<[12288, 3072, 64, 1]>>)
+// CHECK-NEXT:    linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3) -> (d0, d2, d1, d3)>], {{.*}} outs(%[[B4V]] : memref<1x4x48x64xf32, strided<[12288, 3072, 64, 1]>>)
 // CHECK:           %[[CL:.*]] = arith.minui %{{.*}}, %{{.*}} : index
 // CHECK:           %[[LD:.*]] = memref.load %b[%{{.*}}, %[[CL]]] : memref<48x200xf32>
 // CHECK:           %[[IN:.*]] = arith.cmpi ult, %{{.*}}, %{{.*}} : index
