@@ -1,4 +1,4 @@
-// RUN: xla-opt %s --split-input-file -p "convert-xla-to-linalg,linalg-fold-broadcasts,linalg-fuse-elementwise,bufferize,linalg-tile-transposes" | FileCheck %s
+// RUN: xla-opt %s --split-input-file -p "convert-xla-to-linalg,linalg-fold-broadcasts,linalg-fuse-elementwise,bufferize,linalg-tile-transposes{target=avx512}" | FileCheck %s
 
 // x.T + y: 8x8 tiles; the loop over tile rows is parallel. Per tile, x's 8 rows are
 // loaded as vectors and transposed in registers (3 rounds of 8 shuffles), then each
@@ -24,6 +24,31 @@ func.func @transpose_add(%x: tensor<16x24xf32>, %y: tensor<24x16xf32>) -> tensor
   %t = xla.transpose %x, dims = [1, 0] : (tensor<16x24xf32>) -> tensor<24x16xf32>
   %r = xla.add %t, %y : tensor<24x16xf32>
   func.return %r : tensor<24x16xf32>
+}
+
+// -----
+
+// Extents of 64 and more: 64x64 blocks of 8x8 tiles (half of a 32 KiB L1 of f32).
+// The parallel loop steps over rows of blocks; in each, the blocks along the row,
+// in a block its rows of tiles, in a row its tiles: the 64 rows of x a block reads
+// are read again by each of its 8 rows of tiles while still in L2, not fetched
+// anew for each row of tiles down the whole matrix.
+// CHECK-LABEL: func.func @blocked
+// CHECK:       %[[B64:.*]] = arith.constant 64 : index
+// CHECK:       "scf.parallel"(%{{.*}}, %{{.*}}, %[[B64]])
+// CHECK-NEXT:  ^{{.*}}(%[[BI:.*]]: index):
+// CHECK:         scf.for %[[BJ:.*]] = %{{.*}} to %{{.*}} step %{{.*}} {
+// CHECK:           %[[BIEND:.*]] = arith.addi %[[BI]], %{{.*}} : index
+// CHECK:           scf.for %[[TI:.*]] = %[[BI]] to %[[BIEND]] step %{{.*}} {
+// CHECK:             %[[BJEND:.*]] = arith.addi %[[BJ]], %{{.*}} : index
+// CHECK:             scf.for %[[TJ:.*]] = %[[BJ]] to %[[BJEND]] step %{{.*}} {
+// CHECK-NEXT:          memref.subview %x[%[[TJ]], %[[TI]]] [8, 8] [1, 1]
+// CHECK-COUNT-24:      vector.shuffle
+// CHECK:       }) {tiled = "transpose(8x8 in 64x64)"}
+func.func @blocked(%x: tensor<128x256xf32>, %y: tensor<256x128xf32>) -> tensor<256x128xf32> {
+  %t = xla.transpose %x, dims = [1, 0] : (tensor<128x256xf32>) -> tensor<256x128xf32>
+  %r = xla.add %t, %y : tensor<256x128xf32>
+  func.return %r : tensor<256x128xf32>
 }
 
 // -----
