@@ -26,9 +26,24 @@ whole column of tiles, 1024 rows 4 KiB apart for a 1024-wide f32 matrix: each of
 their 64-byte lines is half used and evicted (lines 4 KiB apart share few L1 and
 L2 sets, and no prefetcher follows a walk across pages) before the next row of
 tiles comes back for its other half. In a block, its 64 rows of the transposed
-operand are read by its 8 rows of tiles while still in L2 (`x.T + y`, 1024x1024
-f32, one core of a Cascade Lake: 3.3-4.2 to 2.8-2.9 ms in A/B runs; 8x8 and 16x16 tiles, loads before
-stores, and non-temporal stores made no steady difference there).
+operand are read by its 8 rows of tiles while still in L2.
+
+In registers, the tiles of a row are placed by the first output's alignment
+(`_aligned_columns`, read from its pointer at run time): from NumPy, whose arrays
+start 16 bytes past a page, half of the 32-byte stores of 8x8 f32 tiles straddle
+two cache lines, and on 4 KiB-strided rows that cost more than the transpose
+itself. The first tile of a row starts at 0, the others at the first aligned
+column plus multiples of the tile, one more at the end; the two at the ends
+overlap their neighbours and write the same values again, which is why the
+outputs must not be read by the body nor share a buffer with an input.
+
+`x.T + y`, 1024x1024 f32 from NumPy, one core of a Cascade Lake, A/B in one
+process: 4.24 ms as rows of tiles, 3.72 in blocks, 3.23 aligned, 2.68 both
+(XLA 3.24). Tried and dropped (C experiments): 16x16 tiles in 512-bit registers
+(slower: 16 rows of each operand per tile in one L1 set), loading every input
+row of a tile before the first store (4 KiB aliasing of `y` and the output: no
+difference), non-temporal stores, 16-byte halves of the loads and stores instead
+of aligning (as slow as straddling).
 
 The loop over rows of blocks is an `scf.parallel` when `t` is the outermost
 dimension with more than one iteration; each row of blocks then has its own
@@ -46,7 +61,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import memref, scf, vector
+from xdsl.dialects import arith, memref, scf, vector
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
     AffineMapAttr,
@@ -73,7 +88,7 @@ from lowering.codegen.emitter import INDEX, Emitter
 from lowering.codegen.fuse_reductions import DYNAMIC
 from lowering.codegen.target import DEFAULT_L1, get_target
 from lowering.codegen.vectorize_reductions import BodyCloner
-from lowering.to_llvm.common import memref_strides
+from lowering.to_llvm.common import memref_offset, memref_strides
 
 TILE = 8
 """The side of a tile. Not wider: a copy loop of 16 or 32 iterations is vectorized by
@@ -307,6 +322,63 @@ def _vector_tile(em: Emitter, op: GenericOp, plan: TransposeTiling, views: list[
             em.add(vector.StoreOp(value, view, [row, zero]))
 
 
+_VIEWS = (memref.SubviewOp, memref.ReinterpretCastOp, memref.ExpandShapeOp, memref.CollapseShapeOp, memref.CastOp)
+
+
+def _root(value: SSAValue) -> SSAValue:
+    """The allocation or argument `value` views."""
+    while isinstance(value.owner, _VIEWS):
+        value = value.owner.operands[0]
+    return value
+
+
+def _shiftable(op: GenericOp, plan: TransposeTiling) -> SSAValue | None:
+    """The output whose alignment places the tiles along `v`, if they may be placed by
+    it (see `_aligned_columns`): a tile computed twice must write the same values, so
+    no output is read by the body or is a view of a buffer an input views; its rows
+    must all be aligned alike (a row a whole number of vectors apart) and its view's
+    offset known (from an allocation or argument viewed from offset 0)."""
+    n_in = len(op.inputs)
+    if any(a.uses for a in op.body.block.args[n_in:]):
+        return None
+    roots = {_root(v) for v in op.inputs}
+    if any(_root(v) in roots for v in op.outputs):
+        return None
+    anchor = op.outputs[0]
+    t = anchor.type
+    root = _root(anchor).type
+    if not isinstance(t, MemRefType) or not isinstance(root, MemRefType):
+        return None
+    try:
+        strides = memref_strides(t)
+        memref_offset(t)  # static
+        if memref_offset(root) != 0 or strides[-1] != 1 or strides[0] % plan.tile:
+            return None
+    except ValueError:
+        return None
+    return anchor
+
+
+def _aligned_columns(em: Emitter, anchor: SSAValue, plan: TransposeTiling) -> tuple[SSAValue | int, SSAValue | int]:
+    """(shift, tile * min(shift, 1)): `shift` elements past its row's start, a row of
+    `anchor` reaches an address aligned to a vector of `plan.tile` elements (0 to
+    `tile - 1`, computed at run time: NumPy's arrays start 16 bytes past a page).
+    The tiles of a row then start at 0 and at `shift + tile * k` (k >= 1), and one
+    more at `size - tile` covers the end: both overlap their neighbour, computed
+    twice. Their vector stores (and the loads of in-order operands aligned alike)
+    then never straddle two cache lines: `x.T + y`, 1024x1024 f32 from NumPy on a
+    Cascade Lake, 3.6 ms with its 32-byte stores 16 bytes off, 2.5 with them aligned
+    (C experiments)."""
+    t = anchor.type
+    assert isinstance(t, MemRefType)
+    element_bytes = _element_bytes(t)
+    base = em.value(memref.ExtractAlignedPointerAsIndexOp.get(_root(anchor)))
+    first = em.addi(em.divui(base, element_bytes), memref_offset(t))
+    tile = plan.tile
+    shift = em.remui(em.addi(tile, em.muli(em.remui(first, tile), -1)), tile)
+    return shift, em.muli(em.minui(shift, 1), tile)
+
+
 def tile_transpose(op: GenericOp, plan: TransposeTiling) -> None:
     """Replace `op` by its loops over tiles."""
     em = Emitter()
@@ -317,6 +389,16 @@ def tile_transpose(op: GenericOp, plan: TransposeTiling) -> None:
 
     registers = _in_registers(op, plan)
     block_t, block_v = plan.block
+    anchor = _shiftable(op, plan) if registers else None
+    shift, edge = _aligned_columns(em, anchor, plan) if anchor is not None else (0, 0)
+    last = plan.sizes[plan.v] - plan.tile
+
+    def placed(e: Emitter, tj: SSAValue) -> SSAValue:
+        """The column where the tile at `tj` on the unshifted grid starts."""
+        if anchor is None:
+            return tj
+        moved = e.value(arith.MaxUIOp(e.materialize(e.addi(tj, shift)), e.materialize(edge)))
+        return e.materialize(e.addi(moved, e.muli(edge, -1)))
 
     def allocate(outer: Emitter, copies: int) -> list[SSAValue]:
         """The transposed operands' tile buffers: `copies` of each, one per row of tiles
@@ -364,10 +446,30 @@ def tile_transpose(op: GenericOp, plan: TransposeTiling) -> None:
         """The tiles of the row at `ti` from column `tj0` to the end of its block."""
 
         def step(e: Emitter, tj: SSAValue, _: object) -> list[SSAValue]:
-            tile_body(e, {plan.t: ti, plan.v: tj}, buffers)
+            tile_body(e, {plan.t: ti, plan.v: placed(e, tj)}, buffers)
             return []
 
         inner.loop(tj0, inner.addi(tj0, block_v), plan.tile, step)
+
+    def end_tiles(inner: Emitter, bi: SSAValue) -> None:
+        """The tile at the end of each row of the row of blocks at `bi`, when shifted."""
+
+        def once(e: Emitter, ti: SSAValue) -> None:
+            def tile(f: Emitter, _: SSAValue, __: object) -> list[SSAValue]:
+                tile_body(f, {plan.t: ti, plan.v: f.index(last)}, [])  # in registers: no buffers
+                return []
+
+            e.loop(0, edge, plan.tile, tile)
+
+        if block_t == plan.tile:
+            once(inner, bi)
+            return
+
+        def row(r: Emitter, ti: SSAValue, _: object) -> list[SSAValue]:
+            once(r, ti)
+            return []
+
+        inner.loop(bi, inner.addi(bi, block_t), plan.tile, row)
 
     def block_rows(inner: Emitter, bi: SSAValue, buffers: list[SSAValue]) -> None:
         """The row of blocks at `bi`: block by block, each row of tiles by row."""
@@ -385,13 +487,15 @@ def tile_transpose(op: GenericOp, plan: TransposeTiling) -> None:
 
         if block_v == plan.sizes[plan.v]:
             rows_of(inner, 0)
-            return
+        else:
 
-        def block(e: Emitter, bj: SSAValue, _: object) -> list[SSAValue]:
-            rows_of(e, bj)
-            return []
+            def block(e: Emitter, bj: SSAValue, _: object) -> list[SSAValue]:
+                rows_of(e, bj)
+                return []
 
-        inner.loop(0, plan.sizes[plan.v], block_v, block)
+            inner.loop(0, plan.sizes[plan.v], block_v, block)
+        if anchor is not None:
+            end_tiles(inner, bi)
 
     if outer_t:
         # Each row of blocks has its buffer in one allocation made before the loop (not

@@ -158,3 +158,26 @@ def test_transposed_elementwise(name, shapes, dtype, reference) -> None:
         np.testing.assert_allclose(got, reference(*args), rtol=1e-13)
     else:
         np.testing.assert_array_equal(got, reference(*args))
+
+
+@pytest.mark.parametrize("name", ["blocked", "blocked_rows", "t2"])
+def test_any_output_alignment(name: str) -> None:
+    """The tiles of a row start where the output's rows reach a vector boundary, read
+    from its address at run time: every element is written, and the end tiles that
+    overlap their neighbours write the same values, whatever the output's offset."""
+    shapes = {"blocked": [(192, 128), (128, 192)], "blocked_rows": [(96, 80), (96,), (80,)], "t2": [(40, 64), (64, 40)]}
+    references = {
+        "blocked": lambda x, y: x.T - y,
+        "blocked_rows": lambda x, r, c: x.T * r[None, :] + c[:, None],
+        "t2": lambda x, y: x.T * y,
+    }
+    dtype = np.float64 if name == "blocked_rows" else np.float32
+    args = [RNG.standard_normal(s).astype(dtype) for s in shapes[name]]
+    expected = references[name](*args)
+    f = compile(MODULE, entry=name)
+    storage = np.full(expected.size + 16, np.nan, dtype)
+    for offset in range(9):
+        out = storage[offset : offset + expected.size].reshape(expected.shape)
+        out[...] = np.nan
+        f(*args, out=[out])
+        np.testing.assert_array_equal(out, expected)
