@@ -19,7 +19,8 @@ loops, in the order `lower-to-llvm` runs them (`xla_tools/registry.py`):
 6b. `linalg-stream-copies` (`stream_copies.py`): copies into buffers larger than a
    quarter of the L3 as vector loops with non-temporal stores;
 7. `linalg-tile-transposes` (`tile_transposes.py`): element-wise generics reading
-   an operand transposed run over tiles, through a buffer;
+   an operand transposed run over 8x8 tiles in blocks sized by the L1, transposed in
+   registers (placed by the output's alignment) or through a buffer;
 8. `memref-hoist-loop-allocations` (`hoist_allocations.py`): per-iteration
    temporaries of `scf.for` loops allocated once around them.
 
