@@ -231,6 +231,13 @@ def _erase_unused(recreated: list[Operation]) -> None:
             Rewriter.erase_op(op)
 
 
+class _KeyOnly(KeyWalk):
+    """The key walk without noting calls and symbol references (merge's business)."""
+
+    def visit(self, op: Operation) -> None:
+        pass
+
+
 def _kernel_key(captures: _Captures, noalias: bool) -> tuple[Hashable, ...]:
     """A key equal for two nests exactly when the kernels `_Outliner.outline` would make
     of them are identical up to names (`merge-identical-functions`' key of the
@@ -242,7 +249,7 @@ def _kernel_key(captures: _Captures, noalias: bool) -> tuple[Hashable, ...]:
     values = {v: i for i, v in enumerate(captures.arguments)}
     blocks: dict[Block | None, int] = {None: 0}  # (the function's block)
     parts.append((0, parts[0], tuple(range(len(values)))))
-    KeyWalk([], set()).extend_key(parts, [*captures.recreated, captures.ops[0]], values, blocks)
+    _KeyOnly([], set()).extend_key(parts, [*captures.recreated, captures.ops[0]], values, blocks)
     parts.append("func.return")
     return tuple(parts)
 
