@@ -63,7 +63,7 @@ def _note_symbols(attr: Attribute, used: set[str]) -> None:
 
 
 @dataclass
-class _Walk:
+class KeyWalk:
     """What one walk of a function finds: its key, its calls, and the symbols it names
     otherwise than as a call's callee (those functions keep their identity)."""
 
@@ -84,8 +84,22 @@ class _Walk:
     def function_key(self, fn: func.FuncOp) -> tuple[Hashable, ...]:
         """A key equal for two functions exactly when they are identical up to names."""
         values: dict[SSAValue, int] = {}
-        blocks: dict[Block, int] = {}
+        blocks: dict[Block | None, int] = {}
         parts: list[Hashable] = [_attribute_key(fn.properties, _NAME), _attribute_key(fn.attributes, _NAME)]
+        for block in fn.body.blocks:
+            blocks.setdefault(block, len(blocks))
+        self.extend_key(parts, list(fn.body.blocks), values, blocks)
+        return tuple(parts)
+
+    def extend_key(
+        self,
+        parts: list[Hashable],
+        items: list[Operation | Block],
+        values: dict[SSAValue, int],
+        blocks: dict[Block | None, int],
+    ) -> None:
+        """Append to `parts` the key of `items` (blocks and ops, in order, each with
+        what it holds), numbering values and blocks on from `values` and `blocks`."""
 
         def value_id(value: SSAValue) -> int:
             return values.setdefault(value, len(values))
@@ -93,13 +107,11 @@ class _Walk:
         def block_id(block: Block) -> int:
             return blocks.setdefault(block, len(blocks))
 
-        stack: list[Operation | Block] = list(reversed(list(fn.body.blocks)))
-        for block in fn.body.blocks:
-            block_id(block)
+        stack: list[Operation | Block] = list(reversed(items))
         while stack:
             item = stack.pop()
             if isinstance(item, Block):
-                parts.append((blocks[item], tuple(a.type for a in item.args), tuple(value_id(a) for a in item.args)))
+                parts.append((block_id(item), tuple(a.type for a in item.args), tuple(value_id(a) for a in item.args)))
                 stack.extend(reversed(list(item.ops)))
                 continue
             op = item
@@ -119,7 +131,6 @@ class _Walk:
                 )
             )
             stack.extend(reversed(inner))
-        return tuple(parts)
 
     def walk(self, op: Operation) -> None:
         stack = [op]
@@ -137,7 +148,7 @@ def _mergeable(fn: func.FuncOp) -> bool:
 
 def merge_identical_functions(module: ModuleOp) -> int:
     """Merge the identical private functions of `module`; the number erased."""
-    walk = _Walk([], set())
+    walk = KeyWalk([], set())
     keys: list[tuple[func.FuncOp, tuple[Hashable, ...]]] = []
     for op in module.ops:
         if isinstance(op, func.FuncOp) and _mergeable(op):
@@ -173,4 +184,4 @@ class MergeIdenticalFunctionsPass(ModulePass):
         merge_identical_functions(op)
 
 
-__all__ = ["MergeIdenticalFunctionsPass", "merge_identical_functions"]
+__all__ = ["KeyWalk", "MergeIdenticalFunctionsPass", "merge_identical_functions"]

@@ -33,6 +33,7 @@ dynamic shape or non-identity layout, a value of another type).
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass, field
 
 from xdsl.context import Context
@@ -53,6 +54,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
+
+from lowering.merge_identical_functions import KeyWalk
 
 _LOOPS = (scf.ForOp, scf.ParallelOp)
 _CONSTANTS = (arith.ConstantOp, llvm.ConstantOp, llvm.AddressOfOp, llvm.ZeroOp, llvm.UndefOp, memref.GetGlobalOp)
@@ -147,7 +150,10 @@ def _captures(nest: Operation) -> _Captures | None:
 class _Outliner:
     module: ModuleOp
     names: set[str]
+    merge_identical: bool = True
     next_suffix: dict[str, int] = field(default_factory=dict[str, int])
+    kernels: dict[tuple[Hashable, ...], str] = field(default_factory=dict[tuple[Hashable, ...], str])
+    """The kernel made for each key (`_kernel_key`)."""
 
     def fresh_name(self, base: str) -> str:
         """`base` + the smallest free number; the numbers only grow, so the search
@@ -160,9 +166,24 @@ class _Outliner:
         self.names.add(name)
         return name
 
-    def outline(self, fn: func.FuncOp, nest: Operation, captures: _Captures, anchor: Operation) -> func.FuncOp:
-        """Move `nest` into a new function placed after `anchor`; a call replaces it."""
+    def outline(self, fn: func.FuncOp, nest: Operation, captures: _Captures, anchor: Operation) -> Operation:
+        """Move `nest` into a new function placed after `anchor` (a call replaces it),
+        or, when a kernel made before would be identical to that function, call that
+        kernel and erase the nest. Returns the last kernel made."""
         arguments = captures.arguments
+        buffers = [v for v in arguments if isinstance(v.type, MemRefType)]
+        noalias = all(_distinct_object(v, fn) for v in buffers)
+        name = self.fresh_name(f"{fn.sym_name.data}__kernel")
+        key = _kernel_key(captures, noalias) if self.merge_identical else None
+        kept = self.kernels.get(key) if key is not None else None
+        if kept is not None:
+            Rewriter.insert_op(func.CallOp(kept, list(arguments), []), InsertPoint.before(nest))
+            Rewriter.erase_op(nest, safe_erase=False)
+            _erase_unused(captures.recreated)
+            return anchor
+        if key is not None:
+            self.kernels[key] = name
+
         block = Block(arg_types=[v.type for v in arguments])
         mapping: dict[SSAValue, SSAValue] = {}
         for value, arg in zip(arguments, block.args):
@@ -174,7 +195,7 @@ class _Outliner:
             for old, new in zip(op.results, clone.results):
                 new.name_hint = old.name_hint
 
-        call = func.CallOp(self.fresh_name(f"{fn.sym_name.data}__kernel"), list(arguments), [])
+        call = func.CallOp(name, list(arguments), [])
         Rewriter.insert_op(call, InsertPoint.before(nest))
         nest.detach()
         block.add_op(nest)
@@ -183,8 +204,6 @@ class _Outliner:
             if any(v in mapping for v in op.operands):
                 op.operands = [mapping.get(v, v) for v in op.operands]
 
-        buffers = [v for v in arguments if isinstance(v.type, MemRefType)]
-        noalias = all(_distinct_object(v, fn) for v in buffers)
         arg_attrs = ArrayAttr(
             [
                 DictionaryAttr({"llvm.noalias": UnitAttr()} if noalias and isinstance(v.type, MemRefType) else {})
@@ -192,7 +211,7 @@ class _Outliner:
             ]
         )
         kernel = func.FuncOp(
-            call.callee.root_reference.data,
+            name,
             FunctionType.from_lists([v.type for v in arguments], []),
             Region(block),
             visibility="private",
@@ -201,16 +220,48 @@ class _Outliner:
         kernel.attributes["llvm.linkage"] = StringAttr("internal")
         kernel.attributes["llvm.no_inline"] = UnitAttr()
         self.module.body.block.insert_op_after(kernel, anchor)
-        for op in reversed(captures.recreated):  # the originals the nest alone used
-            if all(not r.uses for r in op.results):
-                Rewriter.erase_op(op)
+        _erase_unused(captures.recreated)
         return kernel
 
 
-def outline_loop_nests(module: ModuleOp) -> None:
-    """Outline every outermost loop nest of every function of `module`."""
+def _erase_unused(recreated: list[Operation]) -> None:
+    """Erase the originals of re-created constants and views the nest alone used."""
+    for op in reversed(recreated):
+        if all(not r.uses for r in op.results):
+            Rewriter.erase_op(op)
+
+
+class _KeyOnly(KeyWalk):
+    """The key walk without noting calls and symbol references (merge's business)."""
+
+    def visit(self, op: Operation) -> None:
+        pass
+
+
+def _kernel_key(captures: _Captures, noalias: bool) -> tuple[Hashable, ...]:
+    """A key equal for two nests exactly when the kernels `_Outliner.outline` would make
+    of them are identical up to names (`merge-identical-functions`' key of the
+    function): the parameters' types and `noalias` (which give the function's type
+    and attributes), then its body as it would be: the parameters, the re-created
+    constants and views, the nest, the return. The captured values stand for the
+    parameters, and the originals of the re-created ops for their copies."""
+    parts: list[Hashable] = [tuple(v.type for v in captures.arguments), noalias]
+    values = {v: i for i, v in enumerate(captures.arguments)}
+    blocks: dict[Block | None, int] = {None: 0}  # (the function's block)
+    parts.append((0, parts[0], tuple(range(len(values)))))
+    _KeyOnly([], set()).extend_key(parts, [*captures.recreated, captures.ops[0]], values, blocks)
+    parts.append("func.return")
+    return tuple(parts)
+
+
+def outline_loop_nests(module: ModuleOp, merge_identical: bool = True) -> None:
+    """Outline every outermost loop nest of every function of `module`; with
+    `merge_identical`, a nest whose kernel would be identical to one made before
+    calls that one."""
     functions = [op for op in module.ops if isinstance(op, func.FuncOp) and op.body.blocks]
-    outliner = _Outliner(module, {op.sym_name.data for op in module.ops if isinstance(op, func.FuncOp)})
+    outliner = _Outliner(
+        module, {op.sym_name.data for op in module.ops if isinstance(op, func.FuncOp)}, merge_identical
+    )
     for fn in functions:
         anchor: Operation = fn
         for nest in outermost_loop_nests(fn):
@@ -228,8 +279,12 @@ class OutlineLoopNestsPass(ModulePass):
 
     name = "outline-loop-nests"
 
+    merge_identical: bool = True
+    """A nest whose kernel would be identical to one made before (the kernels of
+    repeated layers) calls that kernel instead of getting its own."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        outline_loop_nests(op)
+        outline_loop_nests(op, self.merge_identical)
 
 
 __all__ = ["OutlineLoopNestsPass", "outermost_loop_nests", "outline_loop_nests"]

@@ -374,8 +374,11 @@ def convert_module(module: ModuleOp, *, target_triple: str | None = None, data_l
         linkage = f.linkage.linkage.data
         if f.body.blocks and linkage not in ("external", ""):
             fn.linkage = linkage
-        if f.no_inline is not None:
+        # (a property when a pass set it, an attribute when read from text)
+        if "no_inline" in f.properties or "no_inline" in f.attributes:
             fn.attributes.add("noinline")
+        if "optimize_none" in f.properties or "optimize_none" in f.attributes:
+            fn.attributes.add("optnone")  # (LLVM requires noinline with it)
     for f in funcs:
         if f.body.blocks:
             _convert_func(f, llvm_module)

@@ -239,6 +239,12 @@ def _split_large_functions() -> type[ModulePass]:
     return SplitLargeFunctionsPass
 
 
+def _optnone_glue() -> type[ModulePass]:
+    from lowering.glue_functions import OptnoneGluePass
+
+    return OptnoneGluePass
+
+
 def _merge_identical_functions() -> type[ModulePass]:
     from lowering.merge_identical_functions import MergeIdenticalFunctionsPass
 
@@ -342,6 +348,7 @@ LOWERING_PASSES: dict[str, PassFactory] = {
     "convert-vector-to-llvm": _vector,
     "convert-to-llvm": _all,
     "llvm-split-large-functions": _split_large_functions,
+    "llvm-optnone-glue": _optnone_glue,
 }
 """The lowering's passes, by name."""
 
@@ -386,6 +393,7 @@ LOWER_TO_LLVM: tuple[str, ...] = (
     "lower-scf-to-cf",
     "convert-to-llvm",
     "llvm-split-large-functions",
+    "llvm-optnone-glue",
 )
 
 PIPELINES: dict[str, tuple[str, ...]] = {"lower-to-llvm": LOWER_TO_LLVM}

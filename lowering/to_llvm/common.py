@@ -23,6 +23,7 @@
 
 from __future__ import annotations
 
+import functools
 import weakref
 from collections.abc import Iterable, Sequence
 
@@ -51,6 +52,7 @@ from xdsl.dialects.builtin import (
     SignlessIntegerConstraint,
     StridedLayoutAttr,
     StringAttr,
+    SymbolRefAttr,
     UnrealizedConversionCastOp,
     VectorType,
     i32,
@@ -464,7 +466,22 @@ def ensure_function(
 def int_constant(value: int, t: Attribute = i64) -> llvm.ConstantOp:
     t = convert_type(t)
     assert isinstance(t, IntegerType)
-    return llvm.ConstantOp(IntegerAttr(normalize_int(value, t.width.data), t), t)
+    return llvm.ConstantOp(_integer_attr(value, t), t)
+
+
+@functools.lru_cache(maxsize=4096)
+def _integer_attr(value: int, t: IntegerType) -> IntegerAttr:
+    """The attribute of an `int_constant` (attributes are immutable values, so ops may
+    share one): building and verifying an `IntegerAttr` was half the cost of the two
+    constants of each allocation, and a few values (sizes, alignments, 0, 1) recur."""
+    return IntegerAttr(normalize_int(value, t.width.data), t)
+
+
+@functools.lru_cache(maxsize=256)
+def symbol_ref(name: str) -> SymbolRefAttr:
+    """`SymbolRefAttr(name)`, one value per name: for calls of the few runtime
+    functions every allocation and free calls."""
+    return SymbolRefAttr(name)
 
 
 def float_constant(value: float, t: Attribute) -> llvm.ConstantOp:
@@ -739,5 +756,6 @@ __all__ = [
     "narrow_float_bits",
     "normalize_int",
     "replace_with_llvm",
+    "symbol_ref",
     "type_suffix",
 ]

@@ -69,6 +69,7 @@ from lowering.to_llvm.common import (
     module_symbol,
     replace_with_llvm,
     symbol_name,
+    symbol_ref,
 )
 from lowering.to_llvm.vector_compare import SelectOp
 from xla_dialect.diagnostics import LoweringError
@@ -301,7 +302,7 @@ class AllocLowering(RewritePattern):
         allocator = _checked(op, CACHED_ALLOC if size >= LARGE_ALLOCATION else "aligned_alloc", rewriter)
         c_align, c_size = int_constant(alignment), int_constant(size)
         site = _site(op, rewriter)
-        call = llvm.CallOp(allocator, c_align.result, c_size.result, site[-1].results[0], return_type=PTR)
+        call = llvm.CallOp(symbol_ref(allocator), c_align.result, c_size.result, site[-1].results[0], return_type=PTR)
         replace_with_llvm(op, [c_align, c_size, *site, call], [call.returned], rewriter)  # type: ignore[list-item]
 
 
@@ -408,7 +409,7 @@ class DeallocLowering(RewritePattern):
         ptr = llvm_operand(op.memref, rewriter, op)
         release = "free" if _allocated_by(ptr) == "aligned_alloc" else CACHED_FREE
         ensure_function(op, release, [PTR], llvm.LLVMVoidType(), rewriter)
-        rewriter.replace(op, llvm.CallOp(release, ptr), [])
+        rewriter.replace(op, llvm.CallOp(symbol_ref(release), ptr), [])
 
 
 def _allocated_by(ptr: SSAValue) -> str | None:

@@ -338,10 +338,12 @@ def test_merging_identical_kernels_keeps_results() -> None:
 
     text = _layers(4)
     compiled, kernel_counts = [], []
-    for passes in (LOWER_TO_LLVM, tuple(p for p in LOWER_TO_LLVM if p != "merge-identical-functions")):
+    # (without merging: each nest its own kernel, and no merge-identical-functions)
+    each = {"outline-loop-nests": {"merge_identical": False}}
+    for passes, options in ((LOWER_TO_LLVM, {}), (tuple(p for p in LOWER_TO_LLVM if p != "merge-identical-functions"), each)):
         module = parse_module(text)
         signatures = xla_signatures(module)
-        run_passes(module, passes)
+        run_passes(module, passes, options=options)
         kernel_counts.append(sum("__kernel" in getattr(getattr(op, "sym_name", None), "data", "") for op in module.ops))
         compiled.append(load(module, signatures).executable("main"))
     assert kernel_counts[0] * 4 == kernel_counts[1]  # four layers, one copy of each kernel

@@ -1,6 +1,8 @@
 """The passes rewritten for compile time give xDSL's results: on JAX exports lowered
 to the step before each, the project's `lower-affine` prints the same module as xDSL's
-`lower-affine`, and `apply_once` the same as xDSL's walker without `apply_recursively`."""
+`lower-affine`, and `apply_once` the same as xDSL's walker without `apply_recursively`;
+`outline-loop-nests` calling the kernel made before for a nest that would be identical
+to it gives, after `merge-identical-functions`, the module of outlining every nest."""
 
 from __future__ import annotations
 
@@ -49,4 +51,18 @@ def test_apply_once_is_one_walker_pass(name: str) -> None:
     assert apply_once(module, [GenericToParallelLoops()])
     PatternRewriteWalker(GenericToParallelLoops(), apply_recursively=False).rewrite_module(theirs)
     assert "scf.parallel" in str(module)
+    assert str(module) == str(theirs)
+
+
+@pytest.mark.parametrize(("name", "repeats"), [("gpt_forward", True), ("mlp", True), ("conv_block", False), ("vmapped", False)])
+def test_outline_reusing_kernels_then_merge_prints_what_outlining_each_prints(name: str, repeats: bool) -> None:
+    module, ctx = _lowered_to(name, "outline-loop-nests")
+    theirs = module.clone()
+    run_passes(module, ["outline-loop-nests"], ctx)
+    reused = str(module).count("func.func private")
+    run_passes(module, ["merge-identical-functions"], ctx)
+    run_passes(theirs, ["outline-loop-nests"], ctx, options={"outline-loop-nests": {"merge_identical": False}})
+    each = str(theirs).count("func.func private")
+    run_passes(theirs, ["merge-identical-functions"], ctx)
+    assert (reused < each) == repeats  # kernels of repeated layers were reused, not made
     assert str(module) == str(theirs)
