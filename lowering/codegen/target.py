@@ -72,6 +72,15 @@ class Target:
     @ 784 x 512 and 128 x 512 @ 512 x 512). Intel's Cascade Lake does not: the same two
     products took 40% and 80% more time in place than packed (A/B in one process), and
     the MLP step 11% more. So only the Zen cores read near rows in place."""
+    reciprocal_division: bool = False
+    """Whether the f32 expansions of `math-polynomial-approximation` divide through a
+    reciprocal estimate (`vrcp14ps`, refined) and a correction step (`Emitter.quotient`:
+    the division's results but within ~2^-47 of a tie) rather than `vdivps`. Cascade Lake's 512-bit `vdivps` takes ~18
+    cycles and issues one per 10-16; with in-cache data (64K f32) the estimate made GELU
+    tanh 0.092 -> 0.074 ms, GELU exact 0.128 -> 0.107 and the chain of 10 0.98 -> 0.87
+    (A/B in one process); at 4M, where the loops wait for memory, it changed nothing
+    measurable. Zen 4 divides fast, and an estimate with a Newton step measured slower
+    there: only Intel's AVX-512 cores take it."""
     loop_vector_bits: int = 0
     """The vector width LLVM's loop and SLP vectorizers aim for; 0 leaves it to LLVM's
     tuning for `cpu` (see the module docstring: 512 on AVX-512 targets)."""
@@ -170,20 +179,22 @@ def _host() -> Target:
         has_avx512_vnni="avx512vnni" in has,
         near_rows_in_place=cpu.startswith("znver"),
         loop_vector_bits=bits if bits >= 512 else 0,
+        reciprocal_division=bits >= 512 and not cpu.startswith("znver"),
     )
 
 
 NAMED_TARGETS: dict[str, Target] = {
     "avx512": Target(
-        "avx512", "skylake-avx512", "", 512, 32, True, False, 32 * 1024, 1024 * 1024, loop_vector_bits=512
+        "avx512", "skylake-avx512", "", 512, 32, True, False, 32 * 1024, 1024 * 1024, loop_vector_bits=512,
+        reciprocal_division=True,
     ),
     "avx512vnni": Target(
         "avx512vnni", "cascadelake", "", 512, 32, True, False, 32 * 1024, 1024 * 1024, has_avx512_vnni=True,
-        loop_vector_bits=512,
+        loop_vector_bits=512, reciprocal_division=True,
     ),
     "avx512bf16": Target(
         "avx512bf16", "cooperlake", "", 512, 32, True, True, 32 * 1024, 1024 * 1024, has_avx512_vnni=True,
-        loop_vector_bits=512,
+        loop_vector_bits=512, reciprocal_division=True,
     ),
     "znver4": Target(
         "znver4", "znver4", "", 512, 32, True, True, 32 * 1024, 1024 * 1024, has_avx512_vnni=True,

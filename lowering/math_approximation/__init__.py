@@ -27,6 +27,10 @@ Option `functions`: the op names to expand (e.g. `functions=exp,log`); empty
 (the default) means all of them. Option `ldexp`: `auto` (the default: when the
 target has AVX-512), `native` or `bits`, how `x 2^k` is scaled (the `llvm.ldexp`
 intrinsic, `vscalefps`, or two factors built from their bits; `builder.Emitter.ldexp`).
+Option `division`: `auto` (the default: the target's `reciprocal_division`), `divide` or
+`reciprocal`, how tanh, logistic and erfc divide (`builder.Emitter.quotient`: a
+division, or a refined reciprocal estimate and a correction step: the same results
+but within ~2^-47 of a rounding tie).
 
 Option `interleave` (default true): the innermost `scf.for`/`scf.parallel` around scalar
 expansions gets an interleave count for LLVM's vectorizer (`lowering.loop_annotation`):
@@ -146,8 +150,11 @@ def _short_name(cls: type[Operation]) -> str:
 LDEXP_MODES: dict[str, bool | None] = {"auto": None, "native": True, "bits": False}
 """Option `ldexp` → `Emitter(native_ldexp=...)`."""
 
+DIVISION_MODES: dict[str, bool | None] = {"auto": None, "divide": False, "reciprocal": True}
+"""Option `division` → `Emitter(reciprocal=...)`."""
 
-def expand(op: Operation, native_ldexp: bool | None = None) -> bool:
+
+def expand(op: Operation, native_ldexp: bool | None = None, reciprocal: bool | None = None) -> bool:
     """Replace `op` by its f32 expansion; False if its type is not one this pass expands."""
     fn = EXPANSIONS.get(type(op))
     if fn is None or len(op.results) != 1:
@@ -160,7 +167,7 @@ def expand(op: Operation, native_ldexp: bool | None = None) -> bool:
         return False
     ops: list[Operation] = []
     wide = shaped_like(t, f32)
-    e = Emitter(ops, wide, native_ldexp)
+    e = Emitter(ops, wide, native_ldexp, reciprocal)
     args: list[SSAValue] = []
     for operand in op.operands:
         if element != f32:
@@ -190,6 +197,8 @@ class MathPolynomialApproximationPass(ModulePass):
     """The ops to expand, by name without `math.` (all when empty)."""
     ldexp: str = "auto"
     """How x 2^k is scaled: `auto`, `native` (`llvm.ldexp`) or `bits` (`LDEXP_MODES`)."""
+    division: str = "auto"
+    """How expansions divide: `auto`, `divide` or `reciprocal` (`DIVISION_MODES`)."""
     interleave: bool = True
     """Give the loops around scalar expansions an interleave count (`interleave_for`)."""
 
@@ -197,13 +206,18 @@ class MathPolynomialApproximationPass(ModulePass):
         if self.ldexp not in LDEXP_MODES:
             raise LoweringError(f"math-polynomial-approximation: ldexp={self.ldexp} is not one of {', '.join(LDEXP_MODES)}")
         native = LDEXP_MODES[self.ldexp]
+        if self.division not in DIVISION_MODES:
+            raise LoweringError(
+                f"math-polynomial-approximation: division={self.division} is not one of {', '.join(DIVISION_MODES)}"
+            )
+        reciprocal = DIVISION_MODES[self.division]
         wanted = set(self.functions)
         expansions: dict[Operation, int] = {}
         for inner in list(op.walk()):
             if type(inner) in EXPANSIONS and (not wanted or _short_name(type(inner)) in wanted):
                 scalar = not isinstance(inner.results[0].type, VectorType) if inner.results else False
                 loop = _innermost_loop(inner)
-                if expand(inner, native) and scalar and loop is not None:
+                if expand(inner, native, reciprocal) and scalar and loop is not None:
                     expansions[loop] = expansions.get(loop, 0) + 1
         if self.interleave:
             for loop, count in _long_bodies(op).items():
