@@ -101,7 +101,7 @@ class CompileCache:
         for part in (
             FORMAT.decode(),
             json.dumps(options, sort_keys=True, default=str),
-            f"{target.name}|{target.cpu}|{target.features}",
+            f"{target.name}|{target.cpu}|{target.llvm_features()}",
             source_fingerprint(),
             _llvmlite_version(),
             text,

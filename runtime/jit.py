@@ -80,7 +80,7 @@ def create_target_machine(opt: int = 3, target_name: str | None = None) -> llvm_
     target = llvm_binding.Target.from_default_triple()
     return target.create_target_machine(
         cpu=cpu.cpu,
-        features=cpu.features,
+        features=cpu.llvm_features(),
         opt=opt,
         codemodel="jitdefault",
     )

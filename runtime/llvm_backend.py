@@ -11,7 +11,8 @@ and dispatches each op first to the handlers registered here, then to xDSL's
   and the vector `llvm.fcmp`/`llvm.select` and `llvm.extractelement` of
   `lowering.to_llvm.vector_compare`;
 * `llvm.call_intrinsic` (xDSL's rejects fast-math flags);
-* `llvm.br` (xDSL's, plus the `!llvm.loop` metadata of a `lowering.loop_annotation`);
+* `llvm.br` (xDSL's, plus the `!llvm.loop` metadata of a `lowering.loop_annotation`:
+  interleave count, masked tail);
 * `llvm.mlir.global` (dense initializers are emitted as raw bytes, so big
   constants translate quickly; a global without a value that is not external
   is zero-initialized; `alignment` is honoured).
@@ -40,7 +41,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from lowering.loop_annotation import interleave_count
+from lowering.loop_annotation import folds_tail, interleave_count
 from lowering.to_llvm.common import FPToSIOp, FPToUIOp, SwitchOp, UIToFPOp
 from lowering.to_llvm.vector_compare import ExtractElementOp
 from lowering.to_llvm.vector_compare import FCmpOp as VectorFCmpOp
@@ -270,11 +271,15 @@ def _br(op: llvm.BrOp, builder: ir.IRBuilder, val_map: ValueMap, block_map: Bloc
     count = interleave_count(op)
     if count is not None:
         module: ir.Module = builder.module
-        hint = module.add_metadata([ir.MetaDataString(module, "llvm.loop.interleave.count"), ir.Constant(ir.IntType(32), count)])
+        hints = [module.add_metadata([ir.MetaDataString(module, "llvm.loop.interleave.count"), ir.Constant(ir.IntType(32), count)])]
+        if folds_tail(op):
+            hints.append(
+                module.add_metadata([ir.MetaDataString(module, "llvm.loop.vectorize.predicate.enable"), ir.Constant(ir.IntType(1), 1)])
+            )
         # A loop ID refers to itself (LLVM ignores it otherwise); it is one node per loop,
         # outside `add_metadata`'s cache (which would hash the cycle).
         loop_id = ir.values.MDValue(module, [], name=str(len(module.metadata)))
-        loop_id.operands = (loop_id, hint)
+        loop_id.operands = (loop_id, *hints)
         builder.block.instructions[-1].set_metadata("llvm.loop", loop_id)
 
 

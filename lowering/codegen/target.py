@@ -14,6 +14,15 @@ registers is never compiled for 32, or the reverse.
 | `avx512bf16` | cooperlake | 512         | 32 (and `vdpbf16ps`, `vpdpwssd`) |
 | `avx2`   | haswell        | 256         | 16               |
 | `sse`    | x86-64         | 128         | 16               |
+
+`loop_vector_bits` is the width LLVM's loop and SLP vectorizers aim for (`llvm_features`):
+on every AVX-512 target, the whole register. LLVM's tuning for Intel's AVX-512 cores
+(`skylake-avx512`, `cascadelake`, `cooperlake`, ...) prefers 256 bits, for fear of the
+lower clock of 512-bit code; the Zen cores' tuning has no such preference, so there it
+changes nothing. On the Cascade Lake the transcendental chains ran 10-40% faster at 16
+lanes than at 8 (A/B in one process: tanh(a) exp(-b^2) + a 7.26 -> 5.92 ms, chain of 10
+89.7 -> 53.7, log-softmax 2048^2 6.21 -> 5.41); explicit `vector<16xf32>` code was
+512-bit already.
 """
 
 from __future__ import annotations
@@ -63,6 +72,27 @@ class Target:
     @ 784 x 512 and 128 x 512 @ 512 x 512). Intel's Cascade Lake does not: the same two
     products took 40% and 80% more time in place than packed (A/B in one process), and
     the MLP step 11% more. So only the Zen cores read near rows in place."""
+    reciprocal_division: bool = False
+    """Whether the f32 expansions of `math-polynomial-approximation` divide through a
+    reciprocal estimate (`vrcp14ps`, refined) and a correction step (`Emitter.quotient`:
+    the division's results but within ~2^-47 of a tie) rather than `vdivps`. Cascade Lake's 512-bit `vdivps` takes ~18
+    cycles and issues one per 10-16; with in-cache data (64K f32) the estimate made GELU
+    tanh 0.092 -> 0.074 ms, GELU exact 0.128 -> 0.107 and the chain of 10 0.98 -> 0.87
+    (A/B in one process); at 4M, where the loops wait for memory, it changed nothing
+    measurable. Zen 4 divides fast, and an estimate with a Newton step measured slower
+    there: only Intel's AVX-512 cores take it."""
+    loop_vector_bits: int = 0
+    """The vector width LLVM's loop and SLP vectorizers aim for; 0 leaves it to LLVM's
+    tuning for `cpu` (see the module docstring: 512 on AVX-512 targets)."""
+
+    def llvm_features(self) -> str:
+        """`features` plus the tuning flag that sets `loop_vector_bits` (LLVM's
+        `prefer-256-bit`, which `-mprefer-vector-width` also sets): what the JIT's
+        target machine is created with."""
+        if self.loop_vector_bits == 0:
+            return self.features
+        flag = "-prefer-256-bit" if self.loop_vector_bits >= 512 else "+prefer-256-bit"
+        return f"{self.features},{flag}" if self.features else flag
 
     def lanes(self, element_bits: int) -> int:
         """Elements of `element_bits` in one vector register."""
@@ -148,20 +178,27 @@ def _host() -> Target:
         l3=l3,
         has_avx512_vnni="avx512vnni" in has,
         near_rows_in_place=cpu.startswith("znver"),
+        loop_vector_bits=bits if bits >= 512 else 0,
+        reciprocal_division=bits >= 512 and not cpu.startswith("znver"),
     )
 
 
 NAMED_TARGETS: dict[str, Target] = {
-    "avx512": Target("avx512", "skylake-avx512", "", 512, 32, True, False, 32 * 1024, 1024 * 1024),
+    "avx512": Target(
+        "avx512", "skylake-avx512", "", 512, 32, True, False, 32 * 1024, 1024 * 1024, loop_vector_bits=512,
+        reciprocal_division=True,
+    ),
     "avx512vnni": Target(
-        "avx512vnni", "cascadelake", "", 512, 32, True, False, 32 * 1024, 1024 * 1024, has_avx512_vnni=True
+        "avx512vnni", "cascadelake", "", 512, 32, True, False, 32 * 1024, 1024 * 1024, has_avx512_vnni=True,
+        loop_vector_bits=512, reciprocal_division=True,
     ),
     "avx512bf16": Target(
-        "avx512bf16", "cooperlake", "", 512, 32, True, True, 32 * 1024, 1024 * 1024, has_avx512_vnni=True
+        "avx512bf16", "cooperlake", "", 512, 32, True, True, 32 * 1024, 1024 * 1024, has_avx512_vnni=True,
+        loop_vector_bits=512, reciprocal_division=True,
     ),
     "znver4": Target(
         "znver4", "znver4", "", 512, 32, True, True, 32 * 1024, 1024 * 1024, has_avx512_vnni=True,
-        near_rows_in_place=True,
+        near_rows_in_place=True, loop_vector_bits=512,
     ),
     "avx2": Target("avx2", "haswell", "", 256, 16, True, False, 32 * 1024, 256 * 1024),
     "sse": Target("sse", "x86-64", "", 128, 16, False, False, 32 * 1024, 256 * 1024),

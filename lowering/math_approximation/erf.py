@@ -87,7 +87,12 @@ def _erfc_large(e: Emitter, ax: SSAValue) -> SSAValue:
     k = e.rint(e.mul(h, e.c(-LOG2E_HI)))
     r = e.fma(k, e.c(LN2_LO), e.add(e.fma(k, e.c(LN2_HI), h), lo))
     p_lo = exp_poly(e, e.neg(r))
-    far = e.div(e.poly(e.div(e.c(1.0), h), ERFC_FAR), a)
+    # far out a >= 2 (below, the near value is chosen): the divisors are made finite and
+    # nonzero there too, keeping NaN
+    two, four = e.c(2.0), e.c(4.0)
+    af = e.select(e.cmp("olt", a, two), two, a)
+    hf = e.select(e.cmp("olt", h, four), four, h)
+    far = e.quotient(e.poly(e.quotient(e.c(1.0), hf), ERFC_FAR), af)
     near = e.poly(e.sub(a, e.c(1.0)), ERFC_NEAR)
     q = e.select(e.cmp("olt", a, e.c(2.0)), near, far)
     return e.ldexp(e.fma(q, p_lo, q), e.to_int(k))

@@ -66,6 +66,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from lowering.math_approximation.builder import Emitter
 from lowering.to_llvm.common import LoweringError, normalize_int
 from xla_dialect.attributes import ComparisonDirectionAttr, ComparisonType, ComparisonTypeAttr
 from xla_dialect.types import (
@@ -246,7 +247,14 @@ def _unary(s: _Scalar, name: str, t: Attribute, x: SSAValue) -> SSAValue:
             one = s.c(1.0, t)
             e = s.r(math.ExpOp(s.r(arith.NegfOp(s.r(math.AbsFOp(x))))))
             num = s.select(s.cmpf("olt", x, s.c(0.0, t)), e, one)
-            return s.r(arith.DivfOp(num, s.r(arith.AddfOp(one, e))))
+            den = s.r(arith.AddfOp(one, e))
+            if not isinstance(t, Float32Type):
+                return s.r(arith.DivfOp(num, den))
+            ops: list[Operation] = []  # den in [1, 2]: a refined reciprocal where the target divides slowly
+            q = Emitter(ops, t).quotient(num, den)
+            for new in ops:
+                s.emit(new)
+            return q
         if name == "xla.real":
             return x
         if name == "xla.imag":

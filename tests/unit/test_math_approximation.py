@@ -195,6 +195,42 @@ def test_ldexp_forms_agree_bit_for_bit(compiled: dict[str, Compiled], name: str,
     assert same.all(), f"{name}({args[0][~same][0]}): {ours[~same][0]} vs {theirs[~same][0]}"
 
 
+DIVIDING = ["tanh", "logistic", "erfc"]
+"""The functions that divide with `Emitter.quotient`."""
+
+
+@pytest.mark.parametrize("name", DIVIDING)
+def test_division_forms_agree_bit_for_bit(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """The refined reciprocal and its correction step (`Emitter.quotient`, on Intel's
+    AVX-512 targets) give the quotient the division gives, in the 512-bit loop, its
+    narrower epilogue (`vrcpps`, 12 bits) and the scalar remainder (N + 37 elements),
+    special values included, but for quotients within ~2^-47 of a rounding tie, which may
+    round the other way: 1 ulp, rare (logistic near x = 1e-7, where 1 + e^-x is 2 - 2^-23
+    and 1 / (2 - 2^-23) is 2^-49 above a tie: 210 of 2^18 samples). Both forms are
+    compiled (one has `arcp` divisions); their accuracy is `test_max_ulp_error`'s."""
+    from collections import OrderedDict
+
+    from lowering.math_approximation import builder
+    from xla_tools import compiler
+
+    monkeypatch.setenv("XLA_DIALECT_CACHE", "0")
+    f, n = FUNCTIONS[name], N + 37
+    args = inputs(f, n, seed=7)
+    results, irs = [], []
+    for reciprocal in (False, True):
+        monkeypatch.setattr(compiler, "_CACHE", OrderedDict())
+        monkeypatch.setattr(builder, "reciprocal_division_default", lambda reciprocal=reciprocal: reciprocal)
+        fn = compile_function(f, n)
+        results.append(fn(*args))
+        irs.append(fn._jit.optimized_ir)  # pyright: ignore[reportFunctionMemberAccess]
+    assert "arcp" not in irs[0] and "fdiv ninf arcp contract" in irs[1]
+    ours, theirs = results
+    same = (ours.view(np.uint32) == theirs.view(np.uint32)) | (np.isnan(ours) & np.isnan(theirs))
+    assert np.count_nonzero(~same) <= n // 1000, f"{name}: {np.count_nonzero(~same)} differ, e.g. at {args[0][~same][:4]}"
+    steps = np.abs(ours.view(np.int32).astype(np.int64) - theirs.view(np.int32).astype(np.int64))
+    assert (steps[~same] <= 1).all(), f"{name}({args[0][~same][0]}): {ours[~same][0]} vs {theirs[~same][0]}"
+
+
 NAN_BITS = [0x7FC00000, 0xFFC00000, 0x7F800001, 0xFFBFFFFF, 0x7FC12345]
 """Quiet and signalling NaNs of both signs, payloads included."""
 
@@ -209,3 +245,11 @@ def test_every_nan_gives_nan(name: str) -> None:
     got = compile_function(FUNCTIONS[name], x.size)(x)
     assert np.isnan(got[np.isnan(x)]).all(), f"{name}: {got[np.isnan(x)][~np.isnan(got[np.isnan(x)])][:4]}"
     assert np.isfinite(got[1::7]).all()
+
+
+@pytest.mark.parametrize(("name", "reciprocal"), [("avx512", True), ("avx512vnni", True), ("avx512bf16", True), ("znver4", False), ("avx2", False), ("sse", False)])
+def test_which_targets_divide_by_a_reciprocal(name: str, reciprocal: bool) -> None:
+    """Intel's AVX-512 cores divide slowly; Zen 4 keeps `vdivps`, measured faster there."""
+    from lowering.codegen.target import NAMED_TARGETS
+
+    assert NAMED_TARGETS[name].reciprocal_division is reciprocal

@@ -1,13 +1,22 @@
-// RUN: xla-opt %s --split-input-file -p math-polynomial-approximation | FileCheck %s
+// RUN: xla-opt %s --split-input-file -p 'math-polynomial-approximation{tail=epilogue}' | FileCheck %s
 // RUN: xla-opt %s --split-input-file -p 'math-polynomial-approximation{interleave=false}' | FileCheck %s --check-prefix=OFF
-// RUN: xla-opt %s --split-input-file -p math-polynomial-approximation,lower-scf-to-cf,convert-cf-to-llvm | FileCheck %s --check-prefix=BRANCH
-// RUN: xla-opt %s --split-input-file -p math-polynomial-approximation,convert-parallel-loops-to-calls | FileCheck %s --check-prefix=SERIAL
+// RUN: xla-opt %s --split-input-file -p 'math-polynomial-approximation{tail=epilogue},lower-scf-to-cf,convert-cf-to-llvm' | FileCheck %s --check-prefix=BRANCH
+// RUN: xla-opt %s --split-input-file -p 'math-polynomial-approximation{tail=epilogue},convert-parallel-loops-to-calls' | FileCheck %s --check-prefix=SERIAL
+// RUN: xla-opt %s --split-input-file -p 'math-polynomial-approximation{tail=masked},lower-scf-to-cf,convert-cf-to-llvm' | FileCheck %s --check-prefix=MASKED
+// RUN: not xla-opt %s --split-input-file -p 'math-polynomial-approximation{tail=foo}' 2>&1 | FileCheck %s --check-prefix=BADTAIL
+// BADTAIL: error: math-polynomial-approximation: tail=foo is not one of auto, masked, epilogue
 
 // math-polynomial-approximation gives the innermost loop around scalar expansions an
 // interleave count for LLVM's vectorizer: 4 around one expanded function, 2 around
 // more; none with interleave=false. lower-scf-to-cf puts it on the branch back to
 // the header, convert-cf-to-llvm keeps it on the llvm.br (the translation to LLVM IR
-// makes it `!llvm.loop` metadata).
+// makes it `!llvm.loop` metadata). With tail=masked (the default on AVX-512 targets)
+// the annotation also asks for the last vectors masked (`fold_tail`:
+// llvm.loop.vectorize.predicate.enable), all the way to the branch.
+// MASKED-LABEL: func.func @one_function
+// MASKED:         llvm.br ^{{.*}}({{.*}}) {llvm.loop_annotation = {interleave_count = 4 : i32, fold_tail = true}}
+// MASKED-LABEL: func.func @two_functions
+// MASKED:         llvm.br ^{{.*}}({{.*}}) {llvm.loop_annotation = {interleave_count = 2 : i32, fold_tail = true}}
 // CHECK-LABEL: func.func @one_function
 // CHECK:         scf.for
 // CHECK:         } {llvm.loop_annotation = {interleave_count = 4 : i32}}

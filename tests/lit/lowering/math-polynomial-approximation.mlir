@@ -1,5 +1,8 @@
-// RUN: xla-opt %s --split-input-file -p 'math-polynomial-approximation{ldexp=bits}' | FileCheck %s
-// RUN: xla-opt %s --split-input-file -p 'math-polynomial-approximation{ldexp=native}' | FileCheck %s --check-prefix=NATIVE
+// RUN: xla-opt %s --split-input-file -p 'math-polynomial-approximation{ldexp=bits division=divide}' | FileCheck %s
+// RUN: xla-opt %s --split-input-file -p 'math-polynomial-approximation{ldexp=native division=divide}' | FileCheck %s --check-prefix=NATIVE
+// RUN: xla-opt %s --split-input-file -p 'math-polynomial-approximation{ldexp=bits division=reciprocal}' | FileCheck %s --check-prefix=RECIP
+// RUN: not xla-opt %s --split-input-file -p 'math-polynomial-approximation{division=foo}' 2>&1 | FileCheck %s --check-prefix=BADDIV
+// BADDIV: error: math-polynomial-approximation: division=foo is not one of auto, divide, reciprocal
 // RUN: not xla-opt %s --split-input-file -p 'math-polynomial-approximation{ldexp=foo}' 2>&1 | FileCheck %s --check-prefix=BAD
 // BAD: error: math-polynomial-approximation: ldexp=foo is not one of auto, native, bits
 // RUN: xla-opt %s --split-input-file -p 'math-polynomial-approximation{functions=tanh}' | FileCheck %s --check-prefix=ONLY
@@ -100,6 +103,21 @@ func.func @log_f32(%x: f32) -> f32 {
 // CHECK:         math.copysign {{.*}} : vector<16xf32>
 // ONLY-LABEL: func.func @tanh_vector
 // ONLY-NOT:     math.tanh
+// division=reciprocal (Intel's AVX-512 targets): 2 / den as r = 1 / den marked for
+// LLVM's refined estimate, q0 = 2 r, then q0 - (den q0 - 2) r; no exact division.
+// RECIP-LABEL: func.func @tanh_vector
+// RECIP:         %[[ONE:.*]] = arith.constant dense<1.000000e+00> : vector<16xf32>
+// RECIP:         %[[TWO:.*]] = arith.constant dense<2.000000e+00> : vector<16xf32>
+// RECIP:         %[[DEN:.*]] = math.fma
+// RECIP-NEXT:    %[[R:.*]] = arith.divf %[[ONE]], %[[DEN]] fastmath<ninf,arcp,contract> : vector<16xf32>
+// RECIP-NEXT:    %[[Q0:.*]] = arith.mulf %[[TWO]], %[[R]] : vector<16xf32>
+// RECIP-NEXT:    %[[MTWO:.*]] = arith.negf %[[TWO]] : vector<16xf32>
+// RECIP-NEXT:    %[[RES:.*]] = math.fma %[[DEN]], %[[Q0]], %[[MTWO]] : vector<16xf32>
+// RECIP-NEXT:    %[[NRES:.*]] = arith.negf %[[RES]] : vector<16xf32>
+// RECIP-NEXT:    %[[Q:.*]] = math.fma %[[NRES]], %[[R]], %[[Q0]] : vector<16xf32>
+// RECIP-NEXT:    arith.subf %[[ONE]], %[[Q]] : vector<16xf32>
+// RECIP-NOT:     arith.divf
+// RECIP:         math.copysign
 // ldexp=native: t = 2^k is ldexp(1, k), k by lrint; a NaN goes through (no
 // compare-and-select for it): the copysign is the result.
 // NATIVE-LABEL: func.func @tanh_vector

@@ -376,3 +376,27 @@ func.func @fold_sub_byte() -> (tensor<2xi4>, tensor<2xui4>, tensor<2xi2>, tensor
   %7 = xla.convert %w : (tensor<2xi32>) -> tensor<2xi4>
   func.return %0, %1, %2, %3, %4, %5, %6, %7 : tensor<2xi4>, tensor<2xui4>, tensor<2xi2>, tensor<2xi4>, tensor<2xi4>, tensor<2xi1>, tensor<2xui8>, tensor<2xi4>
 }
+
+// -----
+
+// Identities on large splat constants are decided from the splat's one element
+// (`_distinct_elements`): `x - 0.0`, `x + -0.0` and `x | 0` go, `x + 0.0` and
+// `x - 1.0` stay.
+// CHECK-LABEL: func.func @identities_of_large_splats
+// CHECK-NEXT: %pz = xla.constant dense<0.000000e+00> : tensor<4194304xf32>
+// CHECK-NEXT: %one = xla.constant dense<1.000000e+00> : tensor<4194304xf32>
+// CHECK-NEXT: %0 = xla.add %x, %pz : tensor<4194304xf32>
+// CHECK-NEXT: %1 = xla.subtract %x, %one : tensor<4194304xf32>
+// CHECK-NEXT: func.return %x, %x, %0, %1, %i : tensor<4194304xf32>, tensor<4194304xf32>, tensor<4194304xf32>, tensor<4194304xf32>, tensor<4194304xi32>
+func.func @identities_of_large_splats(%x: tensor<4194304xf32>, %i: tensor<4194304xi32>) -> (tensor<4194304xf32>, tensor<4194304xf32>, tensor<4194304xf32>, tensor<4194304xf32>, tensor<4194304xi32>) {
+  %pz = xla.constant dense<0.0> : tensor<4194304xf32>
+  %nz = xla.constant dense<-0.0> : tensor<4194304xf32>
+  %one = xla.constant dense<1.0> : tensor<4194304xf32>
+  %iz = xla.constant dense<0> : tensor<4194304xi32>
+  %0 = xla.subtract %x, %pz : tensor<4194304xf32>
+  %1 = xla.add %x, %nz : tensor<4194304xf32>
+  %2 = xla.add %x, %pz : tensor<4194304xf32>
+  %3 = xla.subtract %x, %one : tensor<4194304xf32>
+  %4 = xla.or %i, %iz : tensor<4194304xi32>
+  func.return %0, %1, %2, %3, %4 : tensor<4194304xf32>, tensor<4194304xf32>, tensor<4194304xf32>, tensor<4194304xf32>, tensor<4194304xi32>
+}
