@@ -101,6 +101,17 @@ class Tiles:
     in place."""
 
 
+WIDE_TILE_MIN_ROWS = 512
+"""A target's tile of more than 4 rows (`Target.tile_rows`: 6 on Cascade Lake) is used
+only when the contraction has at least this many rows and this deep a k: its gain is
+in the long k loops of large products (matmul 512 and 1024: 5-6% less time; 256 x
+512 @ 512 x 2048 ran as 4 rows here). With fewer rows the last, partial row panel (the
+scratch tile, copied element by element at each k block) and with a short k the
+reloads of 24 accumulators cost more than 6 rows gained: the MLP step's 128-row
+products and its K = 128 weight gradients (128 x 512^T @ 128 x 512: 7%, 128 x 784^T @
+128 x 512: 10% slower) and attention's 256-row heads (1%). They keep 4 rows."""
+
+
 def choose_tiles(c: Contraction, target_name: str | None) -> Tiles | None:
     """The register tile for `c`, exchanging A and B if that vectorizes better;
     None when the simple path is better."""
@@ -116,6 +127,8 @@ def choose_tiles(c: Contraction, target_name: str | None) -> Tiles | None:
         c.swap()
         mt, nt = nt, mt
     mr, nr = target.register_tile(bits)
+    if target.vector_registers >= 32 and mr > 4 and (mt < WIDE_TILE_MIN_ROWS or kt < WIDE_TILE_MIN_ROWS):
+        mr = 4  # see WIDE_TILE_MIN_ROWS
     if nt < lanes or kt < MIN_K or mt * nt * kt * c.extent(c.batch) < MIN_MULTIPLY_ADDS:
         return None
     if nt < nr:

@@ -11,6 +11,7 @@ registers is never compiled for 32, or the reverse.
 | `host`   | the host's     | from its features                |
 | `avx512` | skylake-avx512 | 512         | 32               |
 | `avx512vnni` | cascadelake | 512        | 32 (and `vpdpwssd`)  |
+| `cascadelake` | cascadelake | 512       | 32 (`vpdpwssd`; 6-row tiles, as measured on it) |
 | `avx512bf16` | cooperlake | 512         | 32 (and `vdpbf16ps`, `vpdpwssd`) |
 | `avx2`   | haswell        | 256         | 16               |
 | `sse`    | x86-64         | 128         | 16               |
@@ -93,6 +94,15 @@ class Target:
             return self.features
         flag = "-prefer-256-bit" if self.loop_vector_bits >= 512 else "+prefer-256-bit"
         return f"{self.features},{flag}" if self.features else flag
+    tile_rows: int = 4
+    """Rows of the 32-bit register tile with 32 vector registers (its four vectors
+    wide: 4 x 64 f32, 16 accumulators). The rows reuse each k step's four loaded
+    vectors of the right operand, whose kc x 64 micro-panel (128 KiB at kc 512)
+    streams from L2; on Intel's Cascade Lake that stream, not the FMAs, bounds the
+    kernel (about 97 GFLOP/s of 148 with 4 rows), so 6 rows (24 accumulators: 6 x 64,
+    50% more FMAs per byte of B) took 2-10% less time on matmul 512 and 1024 and 9% on
+    a bf16 matmul 512 (A/B in one process); smaller or shallower products keep 4 rows
+    (`pack_contractions.WIDE_TILE_MIN_ROWS`). The Zen cores keep 4 (measured there)."""
 
     def lanes(self, element_bits: int) -> int:
         """Elements of `element_bits` in one vector register."""
@@ -103,11 +113,12 @@ class Target:
 
         nr is a whole number of vectors. The tile leaves registers for the `nr /
         lanes` loaded rows of the right operand and one broadcast of the left:
-        4 x 4 vectors with 32 registers (16 accumulators), 6 x 2 with 16 (12).
+        4 x 4 vectors with 32 registers (16 accumulators; `tile_rows` x 4 for 32-bit
+        elements: 6 x 4 on Intel hosts), 6 x 2 with 16 (12).
         """
         lanes = self.lanes(element_bits)
         if self.vector_registers >= 32:
-            return 4, 4 * lanes
+            return (self.tile_rows if element_bits == 32 else 4), 4 * lanes
         return 6, 2 * lanes
 
     def cache_blocks(self, element_bits: int, packed: bool = True) -> tuple[int, int, int]:
@@ -180,6 +191,7 @@ def _host() -> Target:
         near_rows_in_place=cpu.startswith("znver"),
         loop_vector_bits=bits if bits >= 512 else 0,
         reciprocal_division=bits >= 512 and not cpu.startswith("znver"),
+        tile_rows=4 if cpu.startswith("znver") else 6,
     )
 
 
@@ -195,6 +207,10 @@ NAMED_TARGETS: dict[str, Target] = {
     "avx512bf16": Target(
         "avx512bf16", "cooperlake", "", 512, 32, True, True, 32 * 1024, 1024 * 1024, has_avx512_vnni=True,
         loop_vector_bits=512, reciprocal_division=True,
+    ),
+    "cascadelake": Target(
+        "cascadelake", "cascadelake", "", 512, 32, True, False, 32 * 1024, 1024 * 1024, has_avx512_vnni=True,
+        tile_rows=6, loop_vector_bits=512, reciprocal_division=True,
     ),
     "znver4": Target(
         "znver4", "znver4", "", 512, 32, True, True, 32 * 1024, 1024 * 1024, has_avx512_vnni=True,
