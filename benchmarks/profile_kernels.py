@@ -97,6 +97,8 @@ def main() -> int:
     if shutil.which("perf") is None:
         print("profile_kernels: needs `perf` (Debian's linux-perf)", file=sys.stderr)
         return 1
+    # A module loaded from the disk cache has no optimized IR to name its functions by.
+    os.environ["XLA_DIALECT_CACHE"] = "0"
     text, inputs = file_program(args.file, args.entry) if args.file else case_program(args.suite, args.filter)
     f = compile_program(text, entry=args.entry, threads=args.threads)
     jit: JitModule = f._jit  # pyright: ignore[reportAttributeAccessIssue]
