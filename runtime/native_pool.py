@@ -58,17 +58,10 @@ from typing import Any
 MAX_THREADS = 256
 """The most threads one region runs on (the caller and `MAX_THREADS - 1` workers)."""
 
-CHUNKS_PER_THREAD = 16
-"""A region is split into up to this many chunks per thread (and never into chunks
-of less than the compiler's grain, ~5 us or more of work), claimed in turn: a
-worker that starts late or runs slowly at first, or loses its core, then leaves the
-others at most one small chunk to finish alone. A worker that slept between calls
-starts ~10-15 us late (the futex) and runs its first microseconds slower (caches,
-clock); with 4 chunks a thread the 1x1 convolution (49 iterations of ~22 us) had
-chunks of ~130 us, and a late worker left the caller with 5 of the 8: its two-thread
-call after a one-thread one took 0.67-0.69 ms, with 16 chunks a thread 0.60-0.63
-(Cascade Lake, 2 cores, `chrt -f`; the 3x3 convolution 2-4% less). A chunk claimed
-costs ~0.17 us (a 64-iteration region cut in 32 chunks instead of 8: +2 us)."""
+CHUNKS_PER_THREAD = 4
+"""A region is split into up to this many chunks per thread, claimed in turn: a
+worker that loses its core (a loaded machine) or a slow chunk then holds up an
+eighth of the region (two threads) rather than half of it."""
 
 SPIN_NS = 50_000
 """How long an idle worker (or a waiting caller) spins before it sleeps on a futex."""
