@@ -38,40 +38,57 @@ _REGIONS, _BLOCKS, _OPS = 0, 1, 2
 
 def _walk(root: Any, root_kind: int) -> Iterator[Operation]:
     """The ops of a forward, op-first walk of `root` (an op, region or block, as
-    `root_kind` says: `_OPS`, `_BLOCKS`, `_REGIONS` for what xDSL's walk of it starts by
+    `root_kind` says: `_REGIONS`, `_BLOCKS`, `_OPS` for what xDSL's walk of it starts by
     iterating), as xDSL's nested generators yield them; nothing is read before the
-    first `next`, as in xDSL's generators."""
-    stack: list[Iterator[Any]]
+    first `next`, as in xDSL's generators.
+
+    A block's ops and a region's blocks are followed as xDSL's iterators follow them
+    (`_BlockOpsIterator`, `_RegionBlocksIterator`: the next one is read when the
+    current one is taken, before the caller sees it), without their Python-level
+    `__next__`; an op's regions through the iterator of its tuple."""
     kinds: list[int]
+    states: list[Any]  # per level: the next op, the next block, or an iterator of regions
     if root_kind == _REGIONS:
         yield root
         regions = root.regions
         if not regions:
             return
-        stack, kinds = [iter(regions)], [_REGIONS]
+        kinds, states = [_REGIONS], [iter(regions)]
     elif root_kind == _BLOCKS:
-        stack, kinds = [iter(root.blocks)], [_BLOCKS]
+        kinds, states = [_BLOCKS], [root.first_block]
     else:
-        stack, kinds = [iter(root.ops)], [_OPS]
-    while stack:
-        item = next(stack[-1], None)
-        if item is None:
-            stack.pop()
-            kinds.pop()
-            continue
+        kinds, states = [_OPS], [root.first_op]
+    while kinds:
         kind = kinds[-1]
         if kind == _OPS:
-            yield item
-            regions = item.regions
+            op = states[-1]
+            if op is None:
+                kinds.pop()
+                states.pop()
+                continue
+            states[-1] = op.next_op
+            yield op
+            regions = op.regions
             if regions:
-                stack.append(iter(regions))
                 kinds.append(_REGIONS)
+                states.append(iter(regions))
         elif kind == _BLOCKS:
-            stack.append(iter(item.ops))
+            block = states[-1]
+            if block is None:
+                kinds.pop()
+                states.pop()
+                continue
+            states[-1] = block.next_block
             kinds.append(_OPS)
+            states.append(block.first_op)
         else:
-            stack.append(iter(item.blocks))
+            region = next(states[-1], None)
+            if region is None:
+                kinds.pop()
+                states.pop()
+                continue
             kinds.append(_BLOCKS)
+            states.append(region.first_block)
 
 
 def _operation_walk(self: Operation, *, reverse: bool = False, region_first: bool = False) -> Iterator[Operation]:
