@@ -101,36 +101,43 @@ class KeyWalk:
         """Append to `parts` the key of `items` (blocks and ops, in order, each with
         what it holds), numbering values and blocks on from `values` and `blocks`."""
 
-        def value_id(value: SSAValue) -> int:
-            return values.setdefault(value, len(values))
-
-        def block_id(block: Block) -> int:
-            return blocks.setdefault(block, len(blocks))
-
+        # (the numbering `values.setdefault(v, len(values))` inlined: this loop is most of
+        # the time of `outline-loop-nests`, which keys every loop nest of the module)
+        number = values.setdefault
+        block_number = blocks.setdefault
         stack: list[Operation | Block] = list(reversed(items))
         while stack:
             item = stack.pop()
             if isinstance(item, Block):
-                parts.append((block_id(item), tuple(a.type for a in item.args), tuple(value_id(a) for a in item.args)))
+                args = item.args
+                parts.append(
+                    (
+                        block_number(item, len(blocks)),
+                        tuple([a.type for a in args]),
+                        tuple([number(a, len(values)) for a in args]),
+                    )
+                )
                 stack.extend(reversed(list(item.ops)))
                 continue
             op = item
             self.visit(op)
             inner = [block for region in op.regions for block in region.blocks]
+            results = op.results
             parts.append(
                 (
                     op.name,
-                    tuple(value_id(v) for v in op.operands),
-                    tuple(r.type for r in op.results),
-                    tuple(value_id(r) for r in op.results),
+                    tuple([number(v, len(values)) for v in op.operands]),
+                    tuple([r.type for r in results]),
+                    tuple([number(r, len(values)) for r in results]),
                     _attribute_key(op.properties),
                     _attribute_key(op.attributes),
-                    tuple(block_id(s) for s in op.successors),
-                    tuple(len(r.blocks) for r in op.regions),
-                    tuple(block_id(b) for b in inner),
+                    tuple([block_number(s, len(blocks)) for s in op.successors]) if op.successors else (),
+                    tuple([len(r.blocks) for r in op.regions]) if op.regions else (),
+                    tuple([block_number(b, len(blocks)) for b in inner]) if inner else (),
                 )
             )
-            stack.extend(reversed(inner))
+            if inner:
+                stack.extend(reversed(inner))
 
     def walk(self, op: Operation) -> None:
         stack = [op]

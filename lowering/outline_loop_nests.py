@@ -174,15 +174,13 @@ class _Outliner:
         buffers = [v for v in arguments if isinstance(v.type, MemRefType)]
         noalias = all(_distinct_object(v, fn) for v in buffers)
         name = self.fresh_name(f"{fn.sym_name.data}__kernel")
-        key = _kernel_key(captures, noalias) if self.merge_identical else None
-        kept = self.kernels.get(key) if key is not None else None
-        if kept is not None:
+        # (one look-up: hashing a key walks all of it)
+        kept = self.kernels.setdefault(_kernel_key(captures, noalias), name) if self.merge_identical else name
+        if kept != name:
             Rewriter.insert_op(func.CallOp(kept, list(arguments), []), InsertPoint.before(nest))
             Rewriter.erase_op(nest, safe_erase=False)
             _erase_unused(captures.recreated)
             return anchor
-        if key is not None:
-            self.kernels[key] = name
 
         block = Block(arg_types=[v.type for v in arguments])
         mapping: dict[SSAValue, SSAValue] = {}

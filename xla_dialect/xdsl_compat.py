@@ -1,6 +1,6 @@
-"""Fixes to xDSL 0.74's builtin syntax that StableHLO programs depend on (and two
-speed-ups: of its parser, `install_cached_literal_constraint`, and of op construction,
-`xla_dialect.fast_construction`).
+"""Fixes to xDSL 0.74's builtin syntax that StableHLO programs depend on (and three
+speed-ups: of its parser, `install_cached_literal_constraint`, of op construction,
+`xla_dialect.fast_construction`, and of walks, `xla_dialect.fast_walk`).
 
 MLIR reads a hexadecimal literal in a float `dense<...>` (`0x7F800000` in a
 tensor<f32>) as the element's bit pattern, and xDSL prints infinities and NaNs that
@@ -33,6 +33,7 @@ from xdsl.utils.lexer import Span
 
 from xla_dialect.dense_literals import install_dense_literals
 from xla_dialect.fast_construction import install_fast_op_construction
+from xla_dialect.fast_walk import install_fast_walk
 from xla_dialect.float_printing import mlir_float_text
 
 
@@ -259,6 +260,7 @@ install_rank0_reshapes()
 install_mlir_printing()
 install_cached_literal_constraint()
 install_fast_op_construction()
+install_fast_walk()
 
 
 def install_vector_select() -> None:

@@ -33,6 +33,7 @@ from collections.abc import Callable, Sequence
 from xdsl.dialects import func, llvm, memref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    BytesAttr,
     DenseIntOrFPElementsAttr,
     FileLineColLoc,
     IntegerAttr,
@@ -327,7 +328,8 @@ def _site(op: Operation, rewriter: PatternRewriter) -> list[Operation]:
     known = sites.get(name)
     if known is None or known.parent is not module.body.block:
         data = text + b"\0"
-        value = DenseIntOrFPElementsAttr.from_list(TensorType(IntegerType(8), [len(data)]), [b - 256 if b > 127 else b for b in data])
+        # (`from_list` of the signed bytes packs them back to `data`, a value at a time)
+        value = DenseIntOrFPElementsAttr(TensorType(IntegerType(8), [len(data)]), BytesAttr(data))
         string = llvm.GlobalOp(llvm.LLVMArrayType(len(data), IntegerType(8)), name, "internal", constant=True, value=value)
         rewriter.insert(string, InsertPoint.at_end(module.body.block))
         sites[name] = string

@@ -2,7 +2,9 @@
 to the step before each, the project's `lower-affine` prints the same module as xDSL's
 `lower-affine`, and `apply_once` the same as xDSL's walker without `apply_recursively`;
 `outline-loop-nests` calling the kernel made before for a nest that would be identical
-to it gives, after `merge-identical-functions`, the module of outlining every nest."""
+to it gives, after `merge-identical-functions`, the module of outlining every nest; `verify_all`
+verifies an `xla` op like one verified before only once, and still reports every op that
+fails."""
 
 from __future__ import annotations
 
@@ -18,7 +20,8 @@ from lowering.lower_affine import LowerAffinePass
 from lowering.parallel.linalg_to_parallel_loops import GenericToParallelLoops
 from lowering.pattern_dispatch import apply_once
 from lowering.to_llvm.common import register_llvm_extensions
-from xla_dialect.context import make_context, parse_module
+from xla_dialect.context import make_context, parse_module, verify_all
+from xla_dialect.ops.elementwise import AddOp
 from xla_tools.pipelines import LOWER_TO_LLVM, run_passes
 
 HERE = Path(__file__).resolve().parents[2] / "examples" / "jax_exports"
@@ -66,3 +69,31 @@ def test_outline_reusing_kernels_then_merge_prints_what_outlining_each_prints(na
     run_passes(theirs, ["merge-identical-functions"], ctx)
     assert (reused < each) == repeats  # kernels of repeated layers were reused, not made
     assert str(module) == str(theirs)
+
+
+_REPEATED_OPS = """func.func @f(%a: tensor<4xf32>, %b: tensor<4xi32>) -> tensor<4xf32> {
+  %0 = xla.add %a, %a : tensor<4xf32>
+  %1 = xla.add %0, %a : tensor<4xf32>
+  %2 = xla.add %a, %b : (tensor<4xf32>, tensor<4xi32>) -> tensor<4xf32>
+  %3 = xla.add %a, %b : (tensor<4xf32>, tensor<4xi32>) -> tensor<4xf32>
+  %4 = xla.add %1, %a : tensor<4xf32>
+  func.return %4 : tensor<4xf32>
+}"""
+
+
+def test_verify_all_verifies_a_repeated_op_once_and_reports_each_failure(monkeypatch: pytest.MonkeyPatch) -> None:
+    module = parse_module(_REPEATED_OPS, "t.mlir", verify=False)
+    verified: list[str] = []
+    original = AddOp.verify
+
+    def counting(self: AddOp, verify_nested_ops: bool = True) -> None:
+        verified.append(str(self.results[0].name_hint))
+        original(self, verify_nested_ops)
+
+    monkeypatch.setattr(AddOp, "verify", counting)
+    diagnostics = verify_all(module, _REPEATED_OPS)
+    # %1 and %4 have the key of %0; %3 fails as %2 did, and a failure is not remembered
+    assert [d.render().splitlines()[0] for d in diagnostics] == [
+        f"t.mlir:{line}:3: error: 'xla.add' op rhs element type i32 differs from lhs element type f32" for line in (4, 5)
+    ]
+    assert len(verified) == 3
