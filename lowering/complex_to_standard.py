@@ -64,6 +64,7 @@ from xdsl.pattern_rewriter import (
     op_type_rewrite_pattern,
 )
 
+from lowering import double_word
 from xla_dialect.diagnostics import LoweringError
 
 Parts = tuple[SSAValue, SSAValue]
@@ -291,10 +292,34 @@ def _expm1_real(e: _Emitter, a: SSAValue, b: SSAValue) -> SSAValue:
     )
 
 
+def _expm1_real_exact_products(e: _Emitter, a: SSAValue, b: SSAValue) -> SSAValue:
+    """`_expm1_real` with the products and the difference exact (double words), rounded
+    once: only the libm values' own errors are amplified where the terms cancel. Where
+    the plain f64 sum is infinite, NaN or the double word's sum is zero, the plain sum
+    (its infinities and the sign of its zeros)."""
+    half_sin = e.math1(math.SinOp, e.mul(b, e.c(0.5)))
+    product = double_word.two_prod(e, e.math1(math.ExpM1Op, a), e.math1(math.CosOp, b))
+    sq_hi, sq_lo = double_word.two_prod(e, half_sin, half_sin)
+    minus_two = e.c(-2.0)
+    versine = (e.mul(minus_two, sq_hi), e.mul(minus_two, sq_lo))
+    exact = double_word.add(e, product, versine)[0]
+    plain = e.add(product[0], versine[0])
+    use_exact = e.and_(e.is_finite(plain), e.cmp("one", exact, e.c(0.0)))
+    return e.select(use_exact, exact, plain)
+
+
 def complex_expm1(e: _Emitter, x: Parts) -> Parts:
     a, b = x
     if isinstance(e.t, Float64Type):
-        re = _expm1_real(e, a, b)
+        # The double-word real part where the terms can cancel (a > 0) and b reduces
+        # here; elsewhere the f64 formula, which does not cancel (or b is huge).
+        inside = e.and_(
+            e.and_(e.cmp("ogt", a, e.c(0.0)), e.cmp("ole", a, e.c(double_word.EXPM1_MAX_RE))),
+            e.cmp("ole", e.abs(b), e.c(double_word.EXPM1_MAX_IM)),
+        )
+        re = e.select(inside, double_word.expm1_real(e, a, b), _expm1_real_exact_products(e, a, b))
+        # On the real axis, the real expm1 (its value, signed zeros and infinities).
+        re = e.select(e.cmp("oeq", b, e.c(0.0)), e.math1(math.ExpM1Op, a), re)
     else:  # complex<f32>: the cancelling real part in f64, rounded once (7 ulp -> 0.5)
         wide = _Emitter(e.rewriter, f64)
         re_wide = _expm1_real(wide, e.r(arith.ExtFOp(a, f64)), e.r(arith.ExtFOp(b, f64)))
