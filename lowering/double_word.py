@@ -15,6 +15,7 @@ Why: `Re expm1(a + bi) = e^a cos b - 1 = expm1(a) cos b - (1 - cos b)` cancels w
 to 10 ulp (0.5 + 0.9i), and arbitrarily more closer to the curve. Here expm1(a),
 cos b and 1 - cos b are double words (their own Taylor series, the reductions of
 a by ln 2 and of b by pi/2 carried in double words), so only the final sum rounds.
+About ten times the f64 formula's work: the caller branches to it where the terms cancel.
 """
 
 from __future__ import annotations
