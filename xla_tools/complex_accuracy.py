@@ -2,6 +2,7 @@
 functions (`chlo.asin/acos/atan/asinh/acosh/atanh` on `complex<f32>`/`complex<f64>`).
 
     python -m xla_tools.complex_accuracy [--random N] [name ...]
+    python -m xla_tools.complex_accuracy --expm1-curve N
 
 The sample is a grid over the whole complex plane: every pair of signed component
 magnitudes from `magnitudes` (zero, subnormals, tiny, around 1 to the last bit,
@@ -77,6 +78,65 @@ def sample(real: type[np.floating], random: int, seed: int = 0, step: int = 1) -
     parts_re = np.concatenate([re.ravel(), rand[0]]).astype(np.float64)
     parts_im = np.concatenate([im.ravel(), rand[1]]).astype(np.float64)
     return parts_re + 1j * parts_im
+
+
+def expm1_curve(real: type[np.floating], n: int, seed: int = 0) -> tuple[np.ndarray, np.ndarray]:
+    """`n` points near the curve `e^a cos b = 1`, where `Re expm1(a + bi) = e^a cos b - 1`
+    cancels: a uniform in (0, 1] or log-uniform in [1e-12, 40] (alternately), b =
+    ±(arccos e^-a + 2 pi m), m mostly 0 and up to 10^5, moved by a relative 2^-u (either
+    sign, u uniform in [20, p - 1], p the precision) or, every third point (u = inf),
+    rounded to the nearest float. Returns the points (complex128) and u."""
+    import mpmath
+
+    rng = np.random.default_rng(seed)
+    p = np.finfo(real).nmant + 1
+    points, offsets = [], []
+    with mpmath.workprec(200):
+        for i in range(n):
+            a = rng.uniform(0, 1) if i % 2 == 0 else math.exp(rng.uniform(math.log(1e-12), math.log(40)))
+            a = float(real(a))
+            m = int(rng.choice([0, 0, 0, 1, 10, 1000, 100000]))
+            u = math.inf if i % 3 == 0 else rng.uniform(20, p - 1)
+            b = mpmath.acos(mpmath.exp(-mpmath.mpf(a))) + 2 * mpmath.pi * m
+            if u != math.inf:
+                b *= 1 + int(rng.choice([-1, 1])) * mpmath.mpf(2) ** -u
+            b = float(real(float(b)))  # f64's rounding, then the type's (exact, or f32's)
+            points.append(complex(a, b * int(rng.choice([-1, 1]))))
+            offsets.append(u)
+    return np.array(points), np.array(offsets)
+
+
+@dataclass(frozen=True)
+class CurveResult:
+    type: str
+    nearest_points: int
+    nearest_max: float
+    nearest_p90: float
+    nearest_over_2: float
+    moved_points: int
+    moved_max: float
+    worst: complex
+
+
+def measure_expm1_curve(n: int = 3000, seed: int = 0) -> list[CurveResult]:
+    """expm1 on `expm1_curve` for each type: the floats nearest to the curve and the
+    points moved off it, separately (the former cancel by up to ~2^60)."""
+    import mpmath
+
+    samples = {key: expm1_curve(real, n, seed) for key, (_, real, _) in TYPES.items()}
+    run = compiled_runner(("expm1",), n)
+    results: list[CurveResult] = []
+    with mpmath.workprec(160):
+        for key, (z, u) in samples.items():
+            err = errors("expm1", key, z, run("expm1", key, z))
+            near, moved = err[np.isinf(u)], err[~np.isinf(u)]
+            results.append(
+                CurveResult(
+                    key, len(near), float(near.max()), float(np.percentile(near, 90)), float(np.mean(near > 2)),
+                    len(moved), float(moved.max()), complex(z[int(np.argmax(err))]),
+                )
+            )
+    return results
 
 
 def _mp(fn: str, x: float, y: float):
@@ -220,8 +280,17 @@ def run_compiled(fn: str, key: str, z: np.ndarray) -> np.ndarray:
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--random", type=int, default=2000)
+    parser.add_argument("--expm1-curve", type=int, default=0, metavar="N",
+                        help="instead: expm1 on N points near the curve e^a cos b = 1")
     parser.add_argument("names", nargs="*", default=[*FUNCTIONS, *ELEMENTWISE])
     args = parser.parse_args(argv)
+    if args.expm1_curve:
+        print("| type | nearest floats | max ulp | 90th percentile | share > 2 ulp | moved off | max ulp | worst at |")
+        print("|---|---|---|---|---|---|---|---|")
+        for c in measure_expm1_curve(args.expm1_curve):
+            print(f"| {c.type} | {c.nearest_points} | {c.nearest_max:.2f} | {c.nearest_p90:.2f} | "
+                  f"{c.nearest_over_2:.1%} | {c.moved_points} | {c.moved_max:.2f} | {c.worst!r} |")
+        return
     print("| function | type | max ulp (per component) | points | worst at |")
     print("|---|---|---|---|---|")
     for r in measure(tuple(args.names), args.random):
