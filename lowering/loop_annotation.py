@@ -1,11 +1,11 @@
 """Loop hints for LLVM, carried from `scf.for` to the latch branch (as MLIR does).
 
 A loop op may carry the discardable attribute `llvm.loop_annotation`, a dictionary
-(here `{interleave_count = N : i32}`, and `fold_tail = true`): `lower-scf-to-cf`
+(here `{interleave_count = N : i32}`, `fold_tail = true` and `no_unroll = true`): `lower-scf-to-cf`
 copies it onto the branch back to the loop header, `convert-cf-to-llvm` onto the
 `llvm.br` that replaces it, and the translation to LLVM IR (`runtime/llvm_backend.py`)
 makes it the loop's `!llvm.loop` metadata (`llvm.loop.interleave.count`,
-`llvm.loop.vectorize.predicate.enable`), which LLVM's loop vectorizer follows instead
+`llvm.loop.vectorize.predicate.enable`, `llvm.loop.unroll.disable`), which LLVM's loop vectorizer follows instead
 of its own choice.
 
 `fold_tail` asks LLVM to run the loop's last partial vectors masked, in the vector loop
@@ -28,6 +28,7 @@ from xdsl.ir import Attribute, Operation
 LOOP_ANNOTATION = "llvm.loop_annotation"
 INTERLEAVE_COUNT = "interleave_count"
 FOLD_TAIL = "fold_tail"
+NO_UNROLL = "no_unroll"
 
 
 def set_interleave_count(loop: Operation, count: int, fold_tail: bool = False) -> None:
@@ -36,6 +37,25 @@ def set_interleave_count(loop: Operation, count: int, fold_tail: bool = False) -
     if fold_tail:
         entries[FOLD_TAIL] = BoolAttr.from_bool(True)
     loop.attributes[LOOP_ANNOTATION] = DictionaryAttr(entries)
+
+
+def set_no_unroll(loop: Operation) -> None:
+    """Ask LLVM not to unroll `loop` (`llvm.loop.unroll.disable`), keeping its other hints:
+    for a loop of a few iterations around a long body, whose copies would only cost
+    compile time."""
+    annotation = loop.attributes.get(LOOP_ANNOTATION)
+    entries: dict[str, Attribute] = dict(annotation.data) if isinstance(annotation, DictionaryAttr) else {}
+    entries[NO_UNROLL] = BoolAttr.from_bool(True)
+    loop.attributes[LOOP_ANNOTATION] = DictionaryAttr(entries)
+
+
+def unroll_disabled(op: Operation) -> bool:
+    """Whether `op`'s annotation asks LLVM not to unroll the loop."""
+    annotation = op.attributes.get(LOOP_ANNOTATION)
+    if not isinstance(annotation, DictionaryAttr):
+        return False
+    flag = annotation.data.get(NO_UNROLL)
+    return isinstance(flag, IntegerAttr) and bool(flag.value.data)
 
 
 def interleave_count(op: Operation) -> int | None:

@@ -161,6 +161,12 @@ def _vectorize_reductions() -> type[ModulePass]:
     return LinalgVectorizeReductionsPass
 
 
+def _stream_elementwise() -> type[ModulePass]:
+    from lowering.codegen.stream_elementwise import LinalgStreamElementwisePass
+
+    return LinalgStreamElementwisePass
+
+
 def _stream_copies() -> type[ModulePass]:
     from lowering.codegen.stream_copies import LinalgStreamCopiesPass
 
@@ -325,6 +331,7 @@ LOWERING_PASSES: dict[str, PassFactory] = {
     "linalg-reassociate-reductions": _reassociate,
     "linalg-vectorize-reductions": _vectorize_reductions,
     "linalg-stream-copies": _stream_copies,
+    "linalg-stream-elementwise": _stream_elementwise,
     "memref-hoist-loop-allocations": _hoist_allocations,
     "linalg-tile-transposes": _tile_transposes,
     "linalg-split-reductions": _split_reductions,
@@ -378,6 +385,7 @@ LOWER_TO_LLVM: tuple[str, ...] = (
     "linalg-reassociate-reductions",
     "linalg-vectorize-reductions",
     "linalg-stream-copies",
+    "linalg-stream-elementwise",
     "linalg-tile-transposes",
     "convert-linalg-to-parallel-loops",
     "memref-hoist-loop-allocations",

@@ -18,6 +18,9 @@ loops, in the order `lower-to-llvm` runs them (`xla_tools/registry.py`):
    explicit `vector` loops with partial results in registers;
 6b. `linalg-stream-copies` (`stream_copies.py`): copies into buffers larger than a
    quarter of the L3 as vector loops with non-temporal stores;
+6c. `linalg-stream-elementwise` (`stream_elementwise.py`): element-wise generics into
+   outputs of at least the target's `streaming_store_bytes`, vectorized here (4
+   registers a step, masked edges) with non-temporal stores;
 7. `linalg-tile-transposes` (`tile_transposes.py`): element-wise generics reading
    an operand transposed run over 8x8 tiles in blocks sized by the L1, transposed in
    registers (placed by the output's alignment) or through a buffer;

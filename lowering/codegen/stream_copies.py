@@ -215,7 +215,7 @@ class LinalgStreamCopiesPass(ModulePass):
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         target = get_target()
         bits = self.vector_bits or target.vector_bits
-        threshold = self.min_bytes or target.l3 // 4
+        threshold = self.min_bytes or target.streaming_threshold()
         for inner in list(op.walk()):
             pair = copy_operands(inner) if inner.parent is not None else None
             if pair is None:

@@ -86,6 +86,17 @@ class Target:
     """The vector width LLVM's loop and SLP vectorizers aim for; 0 leaves it to LLVM's
     tuning for `cpu` (see the module docstring: 512 on AVX-512 targets)."""
 
+    streaming_store_bytes: int = 0
+    """The smallest output (bytes) that element-wise loops and copies write with
+    non-temporal stores (`linalg-stream-elementwise`, `linalg-stream-copies`): an
+    output this large does not stay in the cache for a later reader, and ordinary stores
+    would first read each of its lines from memory. 0: a quarter of `l3` (what glibc's
+    memcpy also takes as its non-temporal threshold, a fraction of the shared cache)."""
+
+    def streaming_threshold(self) -> int:
+        """`streaming_store_bytes`, or its default of a quarter of the L3."""
+        return self.streaming_store_bytes or self.l3 // 4
+
     def llvm_features(self) -> str:
         """`features` plus the tuning flag that sets `loop_vector_bits` (LLVM's
         `prefer-256-bit`, which `-mprefer-vector-width` also sets): what the JIT's

@@ -4,6 +4,8 @@
   `llvm.getelementptr` to the first element, then an `llvm.load`/`llvm.store` of
   the LLVM vector type. The alignment is the element's, never more: a memref may
   be a NumPy buffer the program did not allocate.
+* `vector.maskedload`/`vector.maskedstore` → `llvm.masked.load`/`llvm.masked.store`
+  (element alignment; `vmovups` with a mask register on AVX-512).
 * `vector.broadcast` of a scalar → `llvm.insertelement` into lane 0 and an
   all-zero `llvm.shufflevector` mask (the `vbroadcastss` idiom LLVM matches); a
   broadcast of a vector to its own type is the value itself.
@@ -76,14 +78,50 @@ class StoreLowering(RewritePattern):
         value = llvm_operand(op.vector, rewriter, op)
         ops: list[Operation] = []
         address, t = _address(op, op.base, list(op.indices), rewriter, ops)
-        # A non-temporal store is aligned to its vector (its producer, `linalg-stream-copies`,
-        # peels to make it so): x86 has no unaligned streaming vector store, and LLVM would
+        # A non-temporal store is aligned to its vector, or to a cache line if the vector
+        # is wider (its producers, `linalg-stream-copies` and `-elementwise`, peel to make it so): x86 has no unaligned streaming vector store, and LLVM would
         # split an element-aligned one into scalar `movnti`s.
         nontemporal = op.nontemporal is not None and op.nontemporal.value.data != 0
         size = element_size(t.get_element_type())
-        alignment = element_size(op.vector.type) if nontemporal else size
+        alignment = min(element_size(op.vector.type), NONTEMPORAL_ALIGNMENT) if nontemporal else size
         store = llvm.StoreOp(value, address, alignment=alignment, nontemporal=nontemporal)
         rewriter.replace(op, [*ops, store], [])
+
+
+NONTEMPORAL_ALIGNMENT = 64
+"""The alignment a non-temporal store of a vector wider than this is given: a cache
+line, what each of the register-wide `vmovntps` LLVM splits it into needs (its
+producer peels to it, not to the whole vector)."""
+
+
+class MaskedLoadLowering(RewritePattern):
+    """`vector.maskedload` → `llvm.masked.load` (the lanes off in the mask are not read:
+    a vector that runs past the end of its buffer is safe)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: vector.MaskedLoadOp, rewriter: PatternRewriter, /) -> None:
+        vt = _vector_type(op.result.type, op)
+        mask, passthru = llvm_operands([op.mask, op.pass_thru], rewriter, op)
+        ops: list[Operation] = []
+        address, t = _address(op, op.base, list(op.indices), rewriter, ops)
+        align = int_constant(element_size(t.get_element_type()), i32)
+        lvt = convert_type(vt)
+        call = llvm.CallIntrinsicOp(f"llvm.masked.load.{type_suffix(lvt)}.p0", [address, align.result, mask, passthru], [lvt])
+        replace_with_llvm(op, [*ops, align, call], [call.results[0]], rewriter)
+
+
+class MaskedStoreLowering(RewritePattern):
+    """`vector.maskedstore` → `llvm.masked.store` (only the lanes on in the mask are written)."""
+
+    @op_type_rewrite_pattern
+    def match_and_rewrite(self, op: vector.MaskedStoreOp, rewriter: PatternRewriter, /) -> None:
+        vt = _vector_type(op.value_to_store.type, op)
+        value, mask = llvm_operands([op.value_to_store, op.mask], rewriter, op)
+        ops: list[Operation] = []
+        address, t = _address(op, op.base, list(op.indices), rewriter, ops)
+        align = int_constant(element_size(t.get_element_type()), i32)
+        call = llvm.CallIntrinsicOp(f"llvm.masked.store.{type_suffix(convert_type(vt))}.p0", [value, address, align.result, mask], [])
+        rewriter.replace(op, [*ops, align, call], [])
 
 
 class BroadcastLowering(RewritePattern):
@@ -223,6 +261,8 @@ def vector_patterns() -> list[RewritePattern]:
         ShuffleLowering(),
         LoadLowering(),
         StoreLowering(),
+        MaskedLoadLowering(),
+        MaskedStoreLowering(),
         BroadcastLowering(),
         BitcastLowering(),
         FMALowering(),

@@ -35,6 +35,29 @@ func.func @nontemporal_store(%m: memref<4x32xf32>, %i: index) {
   func.return
 }
 
+// A non-temporal store of a vector wider than a register (`linalg-stream-elementwise`'s
+// 4 x 16 f32) claims the alignment of a cache line only: its producer peels to a line,
+// and each register-wide `vmovntps` LLVM splits it into needs no more.
+// CHECK-LABEL: func.func @nontemporal_wide_store
+// CHECK:       llvm.store %{{.*}}, %{{.*}} {alignment = 64 : i64, nontemporal} : vector<64xf32>, !llvm.ptr
+func.func @nontemporal_wide_store(%m: memref<256xf32>, %i: index) {
+  %v = vector.load %m[%i] : memref<256xf32>, vector<64xf32>
+  vector.store %v, %m[%i] {nontemporal = true} : memref<256xf32>, vector<64xf32>
+  func.return
+}
+
+// Masked loads and stores are LLVM's masked intrinsics, aligned as one element (the
+// lanes off in the mask are neither read nor written).
+// CHECK-LABEL: func.func @masked_load_store
+// CHECK:       %[[ALIGN:.*]] = llvm.mlir.constant(4 : i32) : i32
+// CHECK:       %[[V:.*]] = llvm.call_intrinsic "llvm.masked.load.v16f32.p0"(%{{.*}}, %[[ALIGN]], %{{.*}}, %{{.*}}) : (!llvm.ptr, i32, vector<16xi1>, vector<16xf32>) -> vector<16xf32>
+// CHECK:       llvm.call_intrinsic "llvm.masked.store.v16f32.p0"(%[[V]], %{{.*}}, %{{.*}}, %{{.*}}) : (vector<16xf32>, !llvm.ptr, i32, vector<16xi1>) -> ()
+func.func @masked_load_store(%m: memref<100xf32>, %i: index, %mask: vector<16xi1>, %pass: vector<16xf32>) {
+  %v = vector.maskedload %m[%i], %mask, %pass : memref<100xf32>, vector<16xi1>, vector<16xf32> into vector<16xf32>
+  vector.maskedstore %m[%i], %mask, %v : memref<100xf32>, vector<16xi1>, vector<16xf32>
+  func.return
+}
+
 // A broadcast to the operand's own type is the operand.
 // CHECK-LABEL: func.func @identity_broadcast
 // CHECK-NOT:   llvm.shufflevector
