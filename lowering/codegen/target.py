@@ -102,7 +102,7 @@ class Target:
     kernel (about 97 GFLOP/s of 148 with 4 rows), so 6 rows (24 accumulators: 6 x 64,
     50% more FMAs per byte of B) took 2-10% less time on matmul 512 and 1024 and 9% on
     a bf16 matmul 512 (A/B in one process); smaller or shallower products keep 4 rows
-    (`pack_contractions.WIDE_TILE_MIN_ROWS`). The Zen cores keep 4 (measured there)."""
+    (`pack_contractions.WIDE_TILE_MIN_ROWS`, `WIDE_TILE_MIN_DEPTH`). The Zen cores keep 4 (measured there)."""
 
     right_pack_in_parts: bool = False
     """Whether the right operand's pack moves into the parallel parts when all of C's
