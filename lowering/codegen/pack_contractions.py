@@ -101,17 +101,22 @@ class Tiles:
     in place."""
 
 
-WIDE_TILE_MIN_ROWS = 512
+WIDE_TILE_MIN_ROWS = 256
+WIDE_TILE_MIN_DEPTH = 512
 """A target's tile of more than 4 rows (`Target.tile_rows`: 6 on Cascade Lake) is used
-only when the contraction has at least this many rows and this deep a k: its gain is
-in the long k loops of large products (matmul 512 and 1024: 5-6% less time; 256 x
-512 @ 512 x 2048 ran as 4 rows here). With fewer rows the last, partial row panel (the
-scratch tile, copied element by element at each k block) and with a short k the
-reloads of 24 accumulators cost more than 6 rows gained: the MLP step's 128-row
-products and its K = 128 weight gradients (128 x 512^T @ 128 x 512: 7%, 128 x 784^T @
-128 x 512: 10% slower) and attention's 256-row heads (1%). They keep 4 rows, and so do
-contractions of several k loops (convolutions): a 3x3 convolution's kernel with 6 rows
-(its packed A fused into the parts) took LLVM 3.9 CPU s to compile instead of 1.2."""
+only when the contraction has at least `WIDE_TILE_MIN_ROWS` rows and a k of at least
+`WIDE_TILE_MIN_DEPTH`: its gain is in the long k loops of large products (matmul 512
+and 1024: 5-6% less time). 256 rows qualify since B's pack moved into the parts
+(`Target.right_pack_in_parts`): the transformer block's 256 x 512 @ 512 x 2048, 256 x
+2048 @ 2048 x 512 and 256 x 512 @ 512 x 512 with 6 rows (42 whole panels and a
+4-row edge through the scratch tile) took 3-5% less time for the block (A/B in one
+process). With fewer rows the last, partial row panel (the scratch tile, copied element
+by element at each k block) and with a short k the reloads of 24 accumulators cost more
+than 6 rows gained: the MLP step's 128-row products and its K = 128 weight gradients
+(128 x 512^T @ 128 x 512: 7%, 128 x 784^T @ 128 x 512: 10% slower) and attention's
+256-row heads of K = 256 (1%). They keep 4 rows, and so do contractions of several k
+loops (convolutions): a 3x3 convolution's kernel with 6 rows (its packed A fused into
+the parts) took LLVM 3.9 CPU s to compile instead of 1.2."""
 
 
 def choose_tiles(c: Contraction, target_name: str | None) -> Tiles | None:
@@ -129,7 +134,7 @@ def choose_tiles(c: Contraction, target_name: str | None) -> Tiles | None:
         c.swap()
         mt, nt = nt, mt
     mr, nr = target.register_tile(bits)
-    few = mt < WIDE_TILE_MIN_ROWS or kt < WIDE_TILE_MIN_ROWS or len(c.k) > 1
+    few = mt < WIDE_TILE_MIN_ROWS or kt < WIDE_TILE_MIN_DEPTH or len(c.k) > 1
     if target.vector_registers >= 32 and mr > 4 and few:
         mr = 4  # see WIDE_TILE_MIN_ROWS
     if nt < lanes or kt < MIN_K or mt * nt * kt * c.extent(c.batch) < MIN_MULTIPLY_ADDS:

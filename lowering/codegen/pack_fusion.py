@@ -31,6 +31,7 @@ from xdsl.dialects import arith, memref
 from xdsl.dialects.builtin import MemRefType
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp
 from xdsl.ir import Operation, SSAValue
+from xdsl.ir.affine import AffineDimExpr
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from lowering.codegen.emitter import Emitter
@@ -44,7 +45,7 @@ _VIEWS = (memref.SubviewOp, memref.ReinterpretCastOp, memref.CastOp)
 
 @dataclass(frozen=True)
 class FusablePack:
-    """A's pack, the subview it writes, and the whole buffer behind it."""
+    """An operand's pack, the subview it writes, and the whole buffer behind it."""
 
     pack: GenericOp
     view: memref.SubviewOp
@@ -90,9 +91,10 @@ def _writes(op: Operation) -> set[SSAValue] | None:
     return None
 
 
-def fusable_pack(contraction: GenericOp, a4: SSAValue) -> FusablePack | None:
-    """A's pack, when it can move into the contraction's parts (module docstring)."""
-    view = a4.owner
+def fusable_pack(contraction: GenericOp, packed: SSAValue) -> FusablePack | None:
+    """The pack of `packed` (A4 or B4), when it can move into the contraction's parts
+    (module docstring)."""
+    view = packed.owner
     if not isinstance(view, memref.SubviewOp) or not isinstance(view.source.owner, memref.AllocOp):
         return None
     buffer = view.source.owner
@@ -119,38 +121,49 @@ def fusable_pack(contraction: GenericOp, a4: SSAValue) -> FusablePack | None:
 
 
 def part_bytes(fusable: FusablePack, rows: int) -> int:
-    """The bytes of a part's packed A of `rows` row panels."""
+    """The bytes of a part's packed operand of `rows` panels."""
     shape = fusable.buffer_type.get_shape()
     element = fusable.buffer_type.get_element_type()
     return rows * math.prod(shape[2:]) * element.bitwidth // 8  # pyright: ignore[reportAttributeAccessIssue]
 
 
-def part_buffer(e: Emitter, fusable: FusablePack, rows: int) -> SSAValue:
-    """The per-thread packed A of one part, `[1, rows, kp, mr(, 2)]` (an alloca)."""
+def part_buffer(e: Emitter, fusable: FusablePack, panels: int) -> SSAValue:
+    """The per-thread packed operand of one part, `[1, panels, kp, tile(, 2)]` (an alloca)."""
     t = fusable.buffer_type
-    shape = [1, rows, *t.get_shape()[2:]]
+    shape = [1, panels, *t.get_shape()[2:]]
     return e.value(memref.AllocaOp.get(t.get_element_type(), 64, shape))
 
 
-def pack_part(e: Emitter, fusable: FusablePack, local: SSAValue, b: SSAValue, row0: SSAValue | int, rows: int) -> None:
-    """Pack A's row panels `row0 .. row0 + rows` of batch `b` into `local`: the pack
-    generic with the part's extents, its batch and row-panel indices offset."""
-    sizes = [1, rows, *fusable.view_type.get_shape()[2:]]
+def panel_dimension(pack: GenericOp) -> int:
+    """The loop of `pack` that indexes its output's panels (dimension 1): the second
+    (A's pack, pair packs) or the third (B's, whose k loop goes outside the panels)."""
+    out_map = pack.indexing_maps.data[-1].data
+    panel = out_map.results[1]
+    assert isinstance(panel, AffineDimExpr)
+    return panel.position
+
+
+def pack_part(e: Emitter, fusable: FusablePack, local: SSAValue, b: SSAValue, panel0: SSAValue | int, panels: int) -> None:
+    """Pack the panels `panel0 .. panel0 + panels` of batch `b` (rows of A, or columns
+    of B) into `local`: the pack generic with the part's extents, its batch and panel
+    indices offset."""
+    sizes = [1, panels, *fusable.view_type.get_shape()[2:]]
     origin, unit = [0] * len(sizes), [1] * len(sizes)
     local_type = local.type
     assert isinstance(local_type, MemRefType)
     sub_type = memref.SubviewOp.infer_result_type(local_type, origin, sizes, unit)
     sub = e.value(memref.SubviewOp.get(local, origin, sizes, unit, sub_type))
-    row_offset = e.materialize(row0)
+    offset = e.materialize(panel0)
     pack = fusable.pack.clone()
     pack.operands = [*pack.inputs, sub]
+    panel_dim = panel_dimension(fusable.pack)
     for index in [o for o in pack.body.walk() if isinstance(o, IndexOp)]:
         dim = index.dim.value.data
         if dim == 0:
             index.result.replace_all_uses_with(b)
             Rewriter.erase_op(index)
-        elif dim == 1:
-            shifted = arith.AddiOp(index.result, row_offset)
+        elif dim == panel_dim:
+            shifted = arith.AddiOp(index.result, offset)
             Rewriter.insert_op(shifted, InsertPoint.after(index))
             for use in list(index.result.uses):
                 if use.operation is not shifted:
@@ -167,4 +180,7 @@ def erase_whole_pack(fusable: FusablePack) -> None:
     Rewriter.erase_op(fusable.buffer)
 
 
-__all__ = ["MAX_PART_BYTES", "FusablePack", "erase_whole_pack", "fusable_pack", "pack_part", "part_buffer", "part_bytes"]
+__all__ = [
+    "MAX_PART_BYTES", "FusablePack", "erase_whole_pack", "fusable_pack", "pack_part", "panel_dimension", "part_buffer",
+    "part_bytes",
+]

@@ -113,7 +113,14 @@ class Target:
     kernel (about 97 GFLOP/s of 148 with 4 rows), so 6 rows (24 accumulators: 6 x 64,
     50% more FMAs per byte of B) took 2-10% less time on matmul 512 and 1024 and 9% on
     a bf16 matmul 512 (A/B in one process); smaller or shallower products keep 4 rows
-    (`pack_contractions.WIDE_TILE_MIN_ROWS`). The Zen cores keep 4 (measured there)."""
+    (`pack_contractions.WIDE_TILE_MIN_ROWS`, `WIDE_TILE_MIN_DEPTH`). The Zen cores keep 4 (measured there)."""
+
+    right_pack_in_parts: bool = False
+    """Whether the right operand's pack moves into the parallel parts when all of C's
+    rows fit one part (`linalg-vectorize-contractions`, `pack_fusion.py`): each part
+    packs its own columns of B into an L2-resident buffer and multiplies all rows by
+    them, instead of B being packed whole (written to L3 and read back) before the
+    parts. Measured on the Cascade Lake; the Zen cores keep the whole pack."""
 
     def lanes(self, element_bits: int) -> int:
         """Elements of `element_bits` in one vector register."""
@@ -203,6 +210,7 @@ def _host() -> Target:
         loop_vector_bits=bits if bits >= 512 else 0,
         reciprocal_division=bits >= 512 and not cpu.startswith("znver"),
         tile_rows=4 if cpu.startswith("znver") else 6,
+        right_pack_in_parts=bits >= 512 and not cpu.startswith("znver"),
     )
 
 
@@ -221,7 +229,7 @@ NAMED_TARGETS: dict[str, Target] = {
     ),
     "cascadelake": Target(
         "cascadelake", "cascadelake", "", 512, 32, True, False, 32 * 1024, 1024 * 1024, has_avx512_vnni=True,
-        tile_rows=6, loop_vector_bits=512, reciprocal_division=True,
+        tile_rows=6, loop_vector_bits=512, reciprocal_division=True, right_pack_in_parts=True,
     ),
     "znver4": Target(
         "znver4", "znver4", "", 512, 32, True, True, 32 * 1024, 1024 * 1024, has_avx512_vnni=True,

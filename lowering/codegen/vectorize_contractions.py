@@ -192,13 +192,15 @@ TileIndex = Callable[[Emitter, int, int], list[SSAValue]]
 def _micro_kernel(
     e: Emitter, pc: PackedContraction, lanes: int, b: SSAValue, m1: SSAValue, n1: SSAValue,
     k_lo: SSAValue | int, k_hi: SSAValue | int, tile: SSAValue, tile_index: TileIndex, first: First = False,
-    a_panel: APanel | None = None,
+    a_panel: APanel | None = None, b_panel: APanel | None = None,
 ) -> None:
     """tile += A4[b, m1, k_lo:k_hi] . B4[b, n1, k_lo:k_hi], accumulating in vector registers;
     tile = ... instead when `first` (the tile's zeros are not loaded; an `i1` value: an
     `scf.if` chooses at run time between zeros and the loaded tile). `a_panel` is where
-    A's panel is read when not from A4[b, m1] (a part's own packed rows)."""
+    A's panel is read when not from A4[b, m1] (a part's own packed rows); `b_panel`, B's,
+    when not from B4[b, n1] (a part's own packed columns)."""
     a4, a_b, a_m1 = a_panel if a_panel is not None else (pc.a4, b, m1)
+    b4, b_b, b_n1 = b_panel if b_panel is not None else (pc.b4, b, n1)
     vt = VectorType(pc.element, [lanes])
     nv = pc.nr // lanes
     positions = [(r, v * lanes) for r in range(pc.mr) for v in range(nv)]
@@ -218,7 +220,7 @@ def _micro_kernel(
         acc0 = zeros(e) if first else loads(e)
 
     def k_step(body: Emitter, k: SSAValue, acc: Sequence[SSAValue]) -> list[SSAValue]:
-        row = [body.value(vector.LoadOp(pc.b4, [b, n1, k, body.index(v * lanes)], vt)) for v in range(nv)]
+        row = [body.value(vector.LoadOp(b4, [b_b, b_n1, k, body.index(v * lanes)], vt)) for v in range(nv)]
         out = list(acc)
         for r in range(pc.mr):
             a = body.value(memref.LoadOp.get(a4, [a_b, a_m1, k, body.index(r)]))
@@ -237,7 +239,7 @@ def _micro_kernel(
         pair_row = VectorType(pc.pairs, [2 * lanes])
         dot = DotI16Op if integer else DotBF16Op
         zero = body.index(0)
-        row = [body.value(vector.LoadOp(pc.b4, [b, n1, kh, body.index(v * lanes), zero], pair_row)) for v in range(nv)]
+        row = [body.value(vector.LoadOp(b4, [b_b, b_n1, kh, body.index(v * lanes), zero], pair_row)) for v in range(nv)]
         out = list(acc)
         for r in range(pc.mr):
             pair = body.value(vector.LoadOp(a4, [a_b, a_m1, kh, body.index(r), zero], VectorType(pc.pairs, [2])))
@@ -298,7 +300,7 @@ def _copy_tile(e: Emitter, rows: SSAValue | int, cols: SSAValue | int, source: S
 
 def _tile(e: Emitter, pc: PackedContraction, lanes: int, scratch: SSAValue | None, b: SSAValue, m1: SSAValue,
           n1: SSAValue, k_lo: SSAValue | int, k_hi: SSAValue | int, first: First = False,
-          a_panel: APanel | None = None) -> None:
+          a_panel: APanel | None = None, b_panel: APanel | None = None) -> None:
     """The micro-kernel on C3's tile (m1, n1): in place when whole, through `scratch` at an edge
     (copied in unless `first`: then C3 holds no partial sums yet)."""
     row0 = e.muli(m1, pc.mr)
@@ -312,13 +314,13 @@ def _tile(e: Emitter, pc: PackedContraction, lanes: int, scratch: SSAValue | Non
 
     whole_rows, whole_cols = pc.m // pc.mr, pc.n // pc.nr
     if whole_rows == pc.m1 and whole_cols == pc.n1:
-        _micro_kernel(e, pc, lanes, b, m1, n1, k_lo, k_hi, pc.c3, in_c3, first, a_panel)
+        _micro_kernel(e, pc, lanes, b, m1, n1, k_lo, k_hi, pc.c3, in_c3, first, a_panel, b_panel)
         return
     assert scratch is not None
     then_block, else_block = Block(), Block()
     then_e, else_e = Emitter(block=then_block), Emitter(block=else_block)
     if whole_rows and whole_cols:
-        _micro_kernel(then_e, pc, lanes, b, m1, n1, k_lo, k_hi, pc.c3, in_c3, first, a_panel)
+        _micro_kernel(then_e, pc, lanes, b, m1, n1, k_lo, k_hi, pc.c3, in_c3, first, a_panel, b_panel)
     else:
         else_e = e  # every tile overhangs an edge
     rows = else_e.minui(pc.mr, else_e.value(arith.SubiOp(else_e.index(pc.m), else_e.materialize(row0))))
@@ -338,7 +340,7 @@ def _tile(e: Emitter, pc: PackedContraction, lanes: int, scratch: SSAValue | Non
         _if(else_e, first, lambda _: [], copy_in)
     elif not first:
         copy_in(else_e)
-    _micro_kernel(else_e, pc, lanes, b, m1, n1, k_lo, k_hi, scratch, in_scratch, first, a_panel)
+    _micro_kernel(else_e, pc, lanes, b, m1, n1, k_lo, k_hi, scratch, in_scratch, first, a_panel, b_panel)
     _copy_tile(else_e, rows, cols, scratch, scratch_at, pc.c3, c3_at)
     if else_e is e:
         return
@@ -357,10 +359,13 @@ PARTS = 16
 split too (a skinny product, 8 x 4096 by 4096 x 4096, has one part of rows)."""
 
 
-def parallel_parts(pc: PackedContraction, mb: int, nb: int) -> tuple[int, int]:
+def parallel_parts(pc: PackedContraction, mb: int, nb: int, whole_rows: bool = False) -> tuple[int, int]:
     """(pm, pn): the register tiles of rows and of columns one parallel part covers,
-    at most one cache block (mb x nb tiles) each."""
+    at most one cache block (mb x nb tiles) each. `whole_rows`: all rows in one part
+    (they fit a block: see `blocking`; B's pack then moves into the parts)."""
     pm = min(pc.m1, mb, max(1, -(-PART_ROWS // pc.mr)))
+    if whole_rows:
+        pm = pc.m1
     wanted = -(-PARTS // (pc.batch * -(-pc.m1 // pm)))
     pn = min(nb, pc.n1 if wanted <= 1 else -(-pc.n1 // wanted))
     return pm, pn
@@ -473,45 +478,52 @@ class Blocking:
     n_parts: int
 
 
-def blocking(pc: PackedContraction, target: Target) -> Blocking:
-    """The blocking of `pc` for `target`'s caches (see the module docstring)."""
+def blocking(pc: PackedContraction, target: Target, whole_rows: bool = False) -> Blocking:
+    """The blocking of `pc` for `target`'s caches (see the module docstring);
+    `whole_rows`: one part of rows when they fit a cache block (`parallel_parts`)."""
     bits = pc.element.bitwidth  # pyright: ignore[reportAttributeAccessIssue]
     kc, mc, nc = target.cache_blocks(bits, packed=_rows_near(pc.b4, bits))
-    pm, pn = parallel_parts(pc, max(1, mc // pc.mr), max(1, nc // pc.nr))
+    # All rows in one part when asked and their k block fits the half of L2 a cache
+    # block of A takes (mc is rounded to the target's tile rows, not to pc.mr).
+    rows_fit = pc.m * min(kc, pc.k) * bits // 8 <= target.l2 // 2
+    pm, pn = parallel_parts(pc, max(1, mc // pc.mr), max(1, nc // pc.nr), whole_rows and rows_fit)
     return Blocking(balanced_depth(pc.k, kc), pm, pn, -(-pc.m1 // pm), -(-pc.n1 // pn))
 
 
-def _pack_in_part(ep: Emitter, pc: PackedContraction, fused: FusablePack, local: SSAValue, b: SSAValue,
-                  ip: SSAValue | int, m_lo: SSAValue | int, blocks: Blocking) -> None:
-    """Pack the part's rows of A into `local`; the last part, when shorter, packs fewer
-    (each generic has static extents)."""
-    last = pc.m1 - (blocks.m_parts - 1) * blocks.pm
-    if last == blocks.pm:
-        pack_part(ep, fused, local, b, m_lo, blocks.pm)
+def _pack_in_part(ep: Emitter, fused: FusablePack, local: SSAValue, b: SSAValue, part: SSAValue | int,
+                  lo: SSAValue | int, per_part: int, total: int, parts: int) -> None:
+    """Pack the part's panels (`per_part` from `lo`: rows of A or columns of B, `total`
+    in `parts` parts) into `local`; the last part, when shorter, packs fewer (each
+    generic has static extents)."""
+    last = total - (parts - 1) * per_part
+    if last == per_part:
+        pack_part(ep, fused, local, b, lo, per_part)
         return
     then_block, else_block = Block(), Block()
-    pack_part(Emitter(block=then_block), fused, local, b, m_lo, last)
-    pack_part(Emitter(block=else_block), fused, local, b, m_lo, blocks.pm)
+    pack_part(Emitter(block=then_block), fused, local, b, lo, last)
+    pack_part(Emitter(block=else_block), fused, local, b, lo, per_part)
     then_block.add_op(scf.YieldOp())
     else_block.add_op(scf.YieldOp())
-    is_last = ep.value(arith.CmpiOp(ep.materialize(ip), ep.index(blocks.m_parts - 1), "eq"))
+    is_last = ep.value(arith.CmpiOp(ep.materialize(part), ep.index(parts - 1), "eq"))
     ep.add(scf.IfOp(is_last, [], Region(then_block), Region(else_block)))
 
 
 def emit_blocked_loops(e: Emitter, pc: PackedContraction, target: Target, zero_start: bool = False,
-                       fused: FusablePack | None = None) -> scf.ParallelOp:
+                       fused: FusablePack | None = None, fused_b: FusablePack | None = None) -> scf.ParallelOp:
     """The loop nest around the micro-kernel (see the module docstring). With
     `zero_start` (C3 was just filled with zeros, and that fill dropped), the first
     k block starts its tiles from zero instead of loading them: chosen at run time
     by an `scf.if` in front of each tile's k loop, not by peeling the first k block,
     which would emit every micro-kernel twice (compile time: LLVM optimizes and
     compiles each copy). With `fused`, A's pack, each part packs its own rows of A
-    first (`pack_fusion.py`)."""
+    first (`pack_fusion.py`); with `fused_b`, B's pack: each part (all rows, a block
+    of columns) packs its own columns of B first."""
     bits = pc.element.bitwidth  # pyright: ignore[reportAttributeAccessIssue]
     lanes = target.lanes(bits)
-    blocks = blocking(pc, target)
+    blocks = blocking(pc, target, whole_rows=fused_b is not None)
     kc, pm, pn, m_parts, n_parts = blocks.kc, blocks.pm, blocks.pn, blocks.m_parts, blocks.n_parts
     assert fused is None or n_parts == 1
+    assert fused_b is None or (m_parts == 1 and fused is None)
     edges = pc.m % pc.mr != 0 or pc.n % pc.nr != 0
 
     def upper(body: Emitter, start: SSAValue | int, block: int, total: int) -> SSAValue | int:
@@ -525,6 +537,7 @@ def emit_blocked_loops(e: Emitter, pc: PackedContraction, target: Target, zero_s
         if edges:  # first in the body: one per thread once outlined
             scratch = ep.value(memref.AllocaOp.get(pc.element, 64, [pc.mr, pc.nr]))
         local = part_buffer(ep, fused, pm) if fused is not None else None
+        local_b = part_buffer(ep, fused_b, pn) if fused_b is not None else None
         b, jp, ip = ep.delinearize(t, [pc.batch, n_parts, m_parts])
         m_lo = ep.muli(ip, pm)
         n_lo = ep.muli(jp, pn)
@@ -532,7 +545,9 @@ def emit_blocked_loops(e: Emitter, pc: PackedContraction, target: Target, zero_s
         n_hi = upper(ep, n_lo, pn, pc.n1)
         b_index = ep.materialize(b)
         if fused is not None and local is not None:
-            _pack_in_part(ep, pc, fused, local, b_index, ip, m_lo, blocks)
+            _pack_in_part(ep, fused, local, b_index, ip, m_lo, pm, pc.m1, m_parts)
+        if fused_b is not None and local_b is not None:
+            _pack_in_part(ep, fused_b, local_b, b_index, jp, n_lo, pn, pc.n1, n_parts)
 
         def k_block(ek: Emitter, k0: SSAValue | int, first: First) -> None:
             k_hi = upper(ek, k0, kc, pc.k)
@@ -540,9 +555,12 @@ def emit_blocked_loops(e: Emitter, pc: PackedContraction, target: Target, zero_s
             def over_n1(ej: Emitter, n1: SSAValue, _: Sequence[SSAValue]) -> list[SSAValue]:
                 def over_m1(ei: Emitter, m1: SSAValue, _: Sequence[SSAValue]) -> list[SSAValue]:
                     a_panel: APanel | None = None
+                    b_panel: APanel | None = None
                     if local is not None:
                         a_panel = (local, ei.index(0), ei.materialize(ei.value(arith.SubiOp(m1, ei.materialize(m_lo)))))
-                    _tile(ei, pc, lanes, scratch, b_index, m1, n1, k0, k_hi, first, a_panel)
+                    if local_b is not None:
+                        b_panel = (local_b, ei.index(0), ei.materialize(ei.value(arith.SubiOp(n1, ei.materialize(n_lo)))))
+                    _tile(ei, pc, lanes, scratch, b_index, m1, n1, k0, k_hi, first, a_panel, b_panel)
                     return []
 
                 ej.loop(m_lo, m_hi, 1, over_m1)
@@ -583,23 +601,48 @@ class LinalgVectorizeContractionsPass(ModulePass):
             fill = zero_fill_before(generic, pc.c3)
             if fill is not None:
                 Rewriter.erase_op(fill)
-            fused = self._fusable_pack(generic, pc, target)
+            fused, fused_b = self._fusable_packs(generic, pc, target)
             e = Emitter()
-            emit_blocked_loops(e, pc, target, zero_start=fill is not None, fused=fused)
+            emit_blocked_loops(e, pc, target, zero_start=fill is not None, fused=fused, fused_b=fused_b)
             Rewriter.insert_op(e.ops, InsertPoint.before(generic))
             Rewriter.erase_op(generic)
-            if fused is not None:
-                erase_whole_pack(fused)
+            for pack in (fused, fused_b):
+                if pack is not None:
+                    erase_whole_pack(pack)
 
     @staticmethod
-    def _fusable_pack(generic: GenericOp, pc: PackedContraction, target: Target) -> FusablePack | None:
-        """A's pack when it moves into the parts: each part then covers all columns
-        (every row packed once) and its packed rows fit `MAX_PART_BYTES`."""
+    def _fusable_packs(
+        generic: GenericOp, pc: PackedContraction, target: Target
+    ) -> tuple[FusablePack | None, FusablePack | None]:
+        """The packs that move into the parts, (A's, B's), at most one of them. A's when
+        each part covers all columns (every row packed once) and its packed rows fit
+        `MAX_PART_BYTES`; else, on targets with `right_pack_in_parts`, B's when all rows
+        fit one part (every column packed once) and the part's columns fit
+        `MAX_RIGHT_PART_BYTES` (a k block of them `MAX_PART_BYTES`)."""
         blocks = blocking(pc, target)
-        if blocks.n_parts != 1:
-            return None
-        fused = fusable_pack(generic, pc.a4)
-        return fused if fused is not None and part_bytes(fused, blocks.pm) <= MAX_PART_BYTES else None
+        if blocks.n_parts == 1:
+            fused = fusable_pack(generic, pc.a4)
+            if fused is not None and part_bytes(fused, blocks.pm) <= MAX_PART_BYTES:
+                return fused, None
+        if not target.right_pack_in_parts:
+            return None, None
+        whole = blocking(pc, target, whole_rows=True)
+        if whole.m_parts != 1:
+            return None, None
+        fused_b = fusable_pack(generic, pc.b4)
+        if fused_b is None:
+            return None, None
+        size = part_bytes(fused_b, whole.pn)
+        block = size * min(whole.kc, pc.k) // max(1, fused_b.buffer_type.get_shape()[2])
+        if size > MAX_RIGHT_PART_BYTES or block > MAX_PART_BYTES:
+            return None, None
+        return None, fused_b
+
+
+MAX_RIGHT_PART_BYTES = 1 << 20
+"""The largest per-thread packed B of a part (on the thread's stack): its columns are
+read by every row tile of the part, a k block at a time (at most `MAX_PART_BYTES` of
+them, which stay in L2)."""
 
 
 __all__ = ["LinalgVectorizeContractionsPass", "PackedContraction", "emit_blocked_loops", "match_packed_contraction"]

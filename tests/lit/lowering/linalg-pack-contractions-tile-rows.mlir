@@ -4,8 +4,9 @@
 // The rows of the f32 register tile are a property of the target (`Target.tile_rows`):
 // Cascade Lake keeps 6 x 64 (24 accumulators, 24 FMAs per k step on the 4 vectors of B
 // it loads), the other AVX-512 targets 4 x 64 (16). A (516 rows: 86 panels of 6, 129 of
-// 4) is read in place by panels of the tile's rows. With fewer than 512 rows or a k
-// shallower than 512, Cascade Lake keeps 4 rows too (@few_rows, @shallow).
+// 4) is read in place by panels of the tile's rows. With fewer than 256 rows or a k
+// shallower than 512, Cascade Lake keeps 4 rows too (@few_rows, @shallow); 256 rows
+// (the transformer block's products) take 6 (@rows_256: 42 panels and an edge).
 // CLX-LABEL: func.func @tile_rows
 // CLX:         memref.reinterpret_cast %a to offset: [0], sizes: [1, 86, 512, 6], strides: [0, 3072, 1, 512]
 // CLX:         scf.for {{.*}} iter_args({{.*}}) -> (vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>, vector<16xf32>) {
@@ -32,10 +33,22 @@ func.func @tile_rows(%a: memref<516x512xf32>, %b: memref<512x512xf32>, %c: memre
 
 // CLX-LABEL: func.func @few_rows
 // CLX:         memref.reinterpret_cast %a to offset: [0], sizes: [1, 32, 512, 4]
+// CLX-LABEL: func.func @rows_256
+// CLX-NOT:     memref.reinterpret_cast %a
+// CLX:         memref.alloc() {alignment = 64 : i64} : memref<1x43x513x6xf32>
 // CLX-LABEL: func.func @shallow
 // CLX:         memref.reinterpret_cast %a to offset: [0], sizes: [1, 129, 128, 4]
 func.func @few_rows(%a: memref<128x512xf32>, %b: memref<512x512xf32>, %c: memref<128x512xf32>) {
   linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<128x512xf32>, memref<512x512xf32>) outs(%c : memref<128x512xf32>) {
+  ^bb0(%x: f32, %y: f32, %acc: f32):
+    %p = arith.mulf %x, %y : f32
+    %s = arith.addf %acc, %p : f32
+    linalg.yield %s : f32
+  }
+  func.return
+}
+func.func @rows_256(%a: memref<256x512xf32>, %b: memref<512x512xf32>, %c: memref<256x512xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d2)>, affine_map<(d0, d1, d2) -> (d2, d1)>, affine_map<(d0, d1, d2) -> (d0, d1)>], iterator_types = ["parallel", "parallel", "reduction"]} ins(%a, %b : memref<256x512xf32>, memref<512x512xf32>) outs(%c : memref<256x512xf32>) {
   ^bb0(%x: f32, %y: f32, %acc: f32):
     %p = arith.mulf %x, %y : f32
     %s = arith.addf %acc, %p : f32
