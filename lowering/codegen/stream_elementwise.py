@@ -48,6 +48,7 @@ which orders them before anything another thread does after the join.
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable
 from dataclasses import dataclass
@@ -225,9 +226,7 @@ def stream_elementwise(op: GenericOp, lanes: int, group: int = 4) -> None:
     assert isinstance(t, MemRefType)
     bits = _element_bits(t)
     assert bits is not None
-    count = 1
-    for s in t.get_shape():
-        count *= s
+    count = math.prod(t.get_shape())
     align = max(lanes, LINE_BYTES * 8 // bits)  # elements of the peel's and the remainder's vectors
     wide = -(-lanes * group // align) * align  # elements of one iteration, a whole number of lines
     n_in = len(op.inputs)
@@ -329,9 +328,7 @@ class LinalgStreamElementwisePass(ModulePass):
             assert isinstance(t, MemRefType)
             element = _element_bits(t)
             assert element is not None
-            count = 1
-            for s in t.get_shape():
-                count *= s
+            count = math.prod(t.get_shape())
             lanes = bits // element
             if count * element // 8 < threshold or lanes < 2 or count < 4 * lanes * self.group:
                 continue
