@@ -325,6 +325,13 @@ def _convert_func(op: llvm.FuncOp, module: ir.Module) -> None:
             builder.position_after(instructions[-1])
         for inner in block.ops:
             convert_op(inner, builder, val_map, block_map)
+    for llvm_block in func.blocks:
+        for instr in llvm_block.instructions:
+            # xDSL keeps fast-math and overflow flags in frozensets, whose order follows
+            # Python's hash seed: sorted, the IR text is the same in every process.
+            flags = getattr(instr, "flags", None)
+            if isinstance(flags, list) and len(flags) > 1:
+                flags.sort()
 
 
 def _dominance_order(blocks: list[Block]) -> list[Block]:

@@ -157,6 +157,15 @@ class XlaOptMain(xDSLOptMain):
         super().register_all_targets()
         self.available_targets["stablehlo"] = self._emit_stablehlo
         self.available_targets["mlir-upstream"] = self._emit_stablehlo
+        self.available_targets["llvm"] = self._emit_llvm_ir
+
+    def _emit_llvm_ir(self, module: ModuleOp, output: IO[str]) -> None:
+        """`-t llvm`: the LLVM IR the JIT compiles, from the project's translation
+        (`runtime/llvm_backend.py`, xDSL's with the ops the lowering adds), so that
+        `-p lower-to-llvm -t llvm` prints what `compile()` hands to LLVM."""
+        from runtime.llvm_backend import convert_module
+
+        output.write(str(convert_module(module)))
 
     def _emit_stablehlo(self, module: ModuleOp, output: IO[str]) -> None:
         """`-t stablehlo` (or `-t mlir-upstream`): what upstream MLIR reads. `xla` ops

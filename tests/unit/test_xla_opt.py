@@ -3,6 +3,7 @@ traceback, and MLIR's --verify-diagnostics behaviour."""
 
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -147,3 +148,31 @@ def test_split_input_file_line_numbers(tmp_path: Path) -> None:
     result = run([path, "--split-input-file"])
     assert_clean_failure(result)
     assert f"{path}:7:3: error: 'xla.xor' op" in result.stderr
+
+
+TANH_EXP = """func.func @main(%a: tensor<64xf32>, %b: tensor<64xf32>) -> tensor<64xf32> {
+  %0 = xla.exponential %a : tensor<64xf32>
+  %1 = xla.tanh %0 : tensor<64xf32>
+  %2 = xla.multiply %1, %b : tensor<64xf32>
+  return %2 : tensor<64xf32>
+}
+"""
+
+
+def test_llvm_ir_is_the_same_under_every_hash_seed(tmp_path: Path) -> None:
+    """`-t llvm` prints the translation the JIT uses, byte for byte the same in every
+    process: xDSL keeps fast-math flags in frozensets, whose order follows the hash seed."""
+    path = write(tmp_path, TANH_EXP)
+    texts = set()
+    for seed in ("1", "2", "3"):
+        result = subprocess.run(
+            [sys.executable, "-m", "xla_tools.xla_opt", path, "-p", "lower-to-llvm", "-t", "llvm"],
+            check=False,
+            capture_output=True,
+            text=True,
+            env={**os.environ, "PYTHONHASHSEED": seed},
+        )
+        assert result.returncode == 0, result.stderr
+        texts.add(result.stdout)
+    assert len(texts) == 1
+    assert "fdiv arcp contract ninf float" in texts.pop()
