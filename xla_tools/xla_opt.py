@@ -163,8 +163,18 @@ class XlaOptMain(xDSLOptMain):
         """`-t llvm`: the LLVM IR the JIT compiles, from the project's translation
         (`runtime/llvm_backend.py`, xDSL's with the ops the lowering adds), so that
         `-p lower-to-llvm -t llvm` prints what `compile()` hands to LLVM."""
-        from runtime.llvm_backend import convert_module
+        from xdsl.dialects import llvm
 
+        from runtime.llvm_backend import convert_module
+        from xla_dialect.diagnostics import LoweringError
+
+        for op in module.ops:
+            if not isinstance(op, llvm.FuncOp | llvm.GlobalOp):
+                raise LoweringError(
+                    "cannot be translated to LLVM IR (-t llvm): only llvm.func and "
+                    "llvm.mlir.global can; lower the module first (-p lower-to-llvm)",
+                    op,
+                )
         output.write(str(convert_module(module)))
 
     def _emit_stablehlo(self, module: ModuleOp, output: IO[str]) -> None:
@@ -291,11 +301,11 @@ class XlaOptMain(xDSLOptMain):
                 raise ChunkFailed(diagnostics)
         try:
             self.pipeline.apply(self.ctx, module)
+            return self.output_resulting_program(module)
         except ChunkFailed:
             raise
         except DiagnosticException as err:
             raise ChunkFailed([_pass_diagnostic(module, err, source)]) from None
-        return self.output_resulting_program(module)
 
     def run(self) -> int:  # pyright: ignore[reportIncompatibleMethodOverride]
         name, chunks = self._chunks()

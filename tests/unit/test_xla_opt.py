@@ -176,3 +176,10 @@ def test_llvm_ir_is_the_same_under_every_hash_seed(tmp_path: Path) -> None:
         texts.add(result.stdout)
     assert len(texts) == 1
     assert "fdiv arcp contract ninf float" in texts.pop()
+
+
+def test_llvm_target_on_an_unlowered_module_is_a_located_error(tmp_path: Path) -> None:
+    result = run([write(tmp_path, TANH_EXP), "-t", "llvm"])
+    assert_clean_failure(result)
+    assert "in.mlir:1:1: error: 'func.func' op cannot be translated to LLVM IR" in result.stderr
+    assert "-p lower-to-llvm" in result.stderr
