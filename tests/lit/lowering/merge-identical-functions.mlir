@@ -185,3 +185,45 @@ func.func private @b2(%c: i1) {
   %x = arith.constant 1 : i32
   func.return
 }
+
+// -----
+
+// A function that only calls another with (some of) its arguments (what
+// `outline-linalg-kernels` leaves of a group lowered to one kernel) is bypassed: its
+// calls call the function it calls, with the arguments it passes, and it is erased.
+// One that does anything else stays.
+
+// CHECK-LABEL: func.func @main
+// CHECK-NEXT:    func.call @kernel(%b, %a) : (memref<8xf32>, memref<8xf32>) -> ()
+// CHECK-NEXT:    func.call @kernel(%b, %a) : (memref<8xf32>, memref<8xf32>) -> ()
+// CHECK-NEXT:    func.call @glue(%a, %b) : (memref<8xf32>, memref<8xf32>) -> ()
+// CHECK-NEXT:    func.return
+// CHECK-NOT:   func.func private @group0(
+// CHECK-NOT:   func.func private @group1(
+// CHECK:       func.func private @glue(
+// CHECK:       func.func private @kernel(
+func.func @main(%a: memref<8xf32>, %b: memref<8xf32>) {
+  func.call @group0(%a, %b) : (memref<8xf32>, memref<8xf32>) -> ()
+  func.call @group1(%a, %b) : (memref<8xf32>, memref<8xf32>) -> ()
+  func.call @glue(%a, %b) : (memref<8xf32>, memref<8xf32>) -> ()
+  func.return
+}
+func.func private @group0(%x: memref<8xf32>, %y: memref<8xf32>) attributes {llvm.linkage = "internal", llvm.no_inline} {
+  func.call @kernel(%y, %x) : (memref<8xf32>, memref<8xf32>) -> ()
+  func.return
+}
+func.func private @group1(%p: memref<8xf32>, %q: memref<8xf32>) attributes {llvm.linkage = "internal", llvm.no_inline} {
+  func.call @group0(%p, %q) : (memref<8xf32>, memref<8xf32>) -> ()
+  func.return
+}
+func.func private @glue(%x: memref<8xf32>, %y: memref<8xf32>) attributes {llvm.linkage = "internal", llvm.no_inline} {
+  func.call @kernel(%y, %x) : (memref<8xf32>, memref<8xf32>) -> ()
+  func.call @kernel(%x, %y) : (memref<8xf32>, memref<8xf32>) -> ()
+  func.return
+}
+func.func private @kernel(%x: memref<8xf32> {llvm.noalias}, %y: memref<8xf32> {llvm.noalias}) attributes {llvm.linkage = "internal", llvm.no_inline} {
+  %c0 = arith.constant 0 : index
+  %v = memref.load %x[%c0] : memref<8xf32>
+  memref.store %v, %y[%c0] : memref<8xf32>
+  func.return
+}
