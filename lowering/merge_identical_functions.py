@@ -39,7 +39,7 @@ from xdsl.dialects.builtin import (
     ModuleOp,
     SymbolRefAttr,
 )
-from xdsl.ir import Attribute, Block, BlockArgument, Operation, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, Block, Operation, SSAValue, TypeAttribute
 from xdsl.passes import ModulePass
 
 _NAME = "sym_name"
@@ -171,53 +171,14 @@ def merge_identical_functions(module: ModuleOp) -> int:
         kept = first.setdefault(key, name)
         if kept != name:
             replacement[name] = kept
-    forwards = {
-        fn.sym_name.data: forward
-        for fn, _ in keys
-        if fn.sym_name.data not in walk.referenced and (forward := _forwarding(fn)) is not None
-    }
     for call in walk.calls:
-        if call.callee.nested_references.data:
-            continue
-        name = call.callee.root_reference.data
-        kept = replacement.get(name, name)
-        operands = list(call.operands)
-        for _ in range(len(forwards)):  # (a chain of forwarders, each met once)
-            forward = forwards.get(kept)
-            if forward is None:
-                break
-            target, positions = forward
-            kept = replacement.get(target, target)
-            operands = [operands[i] for i in positions]
-        if kept != name:
+        kept = replacement.get(call.callee.root_reference.data)
+        if kept is not None and not call.callee.nested_references.data:
             call.callee = SymbolRefAttr(kept)
-        if len(operands) != len(call.operands) or any(a is not b for a, b in zip(operands, call.operands)):
-            call.operands = operands
     for fn, _ in keys:
-        if fn.sym_name.data in replacement or fn.sym_name.data in forwards:
+        if fn.sym_name.data in replacement:
             module.body.block.detach_op(fn)  # (isolated from above: nothing outside uses its values)
     return len(replacement)
-
-
-def _forwarding(fn: func.FuncOp) -> tuple[str, list[int]] | None:
-    """For a function whose body only calls another function with (some of) its
-    arguments, without results (`outline-linalg-kernels` makes such functions when a
-    group's lowering is one kernel): that function and the argument positions passed."""
-    if len(fn.body.blocks) != 1 or fn.function_type.outputs.data:
-        return None
-    ops = list(fn.body.block.ops)
-    if len(ops) != 2 or not isinstance(ops[0], func.CallOp) or not isinstance(ops[1], func.ReturnOp):
-        return None
-    call = ops[0]
-    block = fn.body.block
-    if call.results or call.callee.nested_references.data or call.attributes.keys() - {"callee"}:
-        return None
-    positions: list[int] = []
-    for value in call.operands:
-        if not isinstance(value, BlockArgument) or value.owner is not block:
-            return None
-        positions.append(value.index)
-    return call.callee.root_reference.data, positions
 
 
 @dataclass(frozen=True)

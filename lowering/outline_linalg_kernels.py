@@ -32,11 +32,15 @@ a call or any other op ends a group.
 The function is made as `outline-loop-nests` makes a kernel: it takes the buffers
 and scalars the group uses (constants and views re-created inside), its buffers are
 `llvm.noalias` when each is a distinct object (an allocation or a `noalias`
-parameter), it is private, internal and `noinline`, named `<function>__linalg<N>`;
-a group whose function would be identical to one made before (the same key
-`merge-identical-functions` computes) calls that one. When its lowering is one loop
-nest, `outline-loop-nests` takes the function as the kernel it is; otherwise it
-outlines the function's nests as any function's, and the function is glue.
+parameter), it is private, internal and `noinline`, named `<function>__linalg<N>`
+and marked `xla.kernel_group`; a group whose function would be identical to one
+made before (the same key `merge-identical-functions` computes) calls that one.
+`outline-loop-nests` outlines the function's nests as any function's (the kernels
+are those it made before) and then inlines what is left of it, when that has no
+loop (calls of the kernels, the arguments they are given), back into its callers:
+the module is then the one made without this pass, up to the kernels' names and
+the place of scratch allocations (the 1,001- and 3,003-op transformers' llvm
+dialect modules are equal up to the kernels' names).
 
 A group using a value that cannot be passed (a buffer of dynamic shape or another
 layout, a value of another type) or defining a value used after it stays in place.
@@ -49,11 +53,11 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import func, memref, scf
-from xdsl.dialects.builtin import MemRefType, ModuleOp
+from xdsl.dialects.builtin import MemRefType, ModuleOp, UnitAttr
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
-from lowering.outline_loop_nests import _CONSTANTS, _VIEWS, _captures, _Outliner
+from lowering.outline_loop_nests import _CONSTANTS, _VIEWS, GROUP, _captures, _Outliner
 from lowering.parallel.linalg_to_parallel_loops import MIN_COPY_ELEMENTS
 
 
@@ -111,7 +115,10 @@ def outline_linalg_kernels(module: ModuleOp, merge_identical: bool = True) -> No
             captures = _captures(group)
             if captures is None:
                 continue
-            anchor = outliner.outline(fn, captures, anchor, "__linalg")
+            made = outliner.outline(fn, captures, anchor, "__linalg")
+            if made is not anchor:  # (a new function, not a call of one made before)
+                made.attributes[GROUP] = UnitAttr()
+            anchor = made
 
 
 @dataclass(frozen=True)

@@ -278,6 +278,53 @@ def outline_loop_nests(module: ModuleOp, merge_identical: bool = True) -> None:
             if captures is None:
                 continue
             anchor = outliner.outline(fn, captures, anchor)
+    _inline_straight_groups(module)
+
+
+GROUP = "xla.kernel_group"
+"""The unit attribute `outline-linalg-kernels` marks its functions with."""
+
+
+def _straight_line(fn: func.FuncOp) -> bool:
+    """Whether `fn` is one block of ops without regions ending in a `return` of nothing."""
+    if len(fn.body.blocks) != 1:
+        return False
+    last = fn.body.block.last_op
+    if not isinstance(last, func.ReturnOp) or last.operands:
+        return False
+    return all(not op.regions for op in fn.body.block.ops)
+
+
+def _inline_straight_groups(module: ModuleOp) -> None:
+    """Inline the functions of `outline-linalg-kernels` left without a loop (their
+    nests now kernels of their own: what remains computes the kernels' arguments,
+    such as a run-time alignment, allocates scratch, calls them) into their callers,
+    and erase them: each caller then calls the kernels itself, as it did before the
+    run was outlined, and no call is added at run time."""
+    groups = {
+        op.sym_name.data: op
+        for op in module.ops
+        if isinstance(op, func.FuncOp) and GROUP in op.attributes and _straight_line(op)
+    }
+    if not groups:
+        return
+    calls = [
+        op
+        for op in module.walk()
+        if isinstance(op, func.CallOp)
+        and op.callee.root_reference.data in groups
+        and not op.callee.nested_references.data
+    ]
+    for call in calls:
+        block = groups[call.callee.root_reference.data].body.block
+        mapping: dict[SSAValue, SSAValue] = dict(zip(block.args, call.operands))
+        for op in block.ops:
+            if isinstance(op, func.ReturnOp):
+                break
+            Rewriter.insert_op(op.clone(value_mapper=mapping), InsertPoint.before(call))
+        Rewriter.erase_op(call)
+    for fn in groups.values():
+        module.body.block.erase_op(fn)
 
 
 @dataclass(frozen=True)

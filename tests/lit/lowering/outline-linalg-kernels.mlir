@@ -23,7 +23,7 @@
 // CHECK-NEXT:    memref.dealloc %u : memref<8xf32>
 // CHECK-NEXT:    memref.dealloc %r : memref<8xf32>
 // CHECK-NEXT:    func.return
-// CHECK:       func.func private @layers__linalg0(%t: memref<8xf32> {llvm.noalias}, %a: memref<8x4xf32> {llvm.noalias}) attributes {llvm.linkage = "internal", llvm.no_inline} {
+// CHECK:       func.func private @layers__linalg0(%t: memref<8xf32> {llvm.noalias}, %a: memref<8x4xf32> {llvm.noalias}) attributes {llvm.linkage = "internal", llvm.no_inline, xla.kernel_group} {
 // CHECK-NEXT:    %zero = arith.constant 0.000000e+00 : f32
 // CHECK-NEXT:    linalg.fill ins(%zero : f32) outs(%t : memref<8xf32>)
 // CHECK-NEXT:    linalg.generic
