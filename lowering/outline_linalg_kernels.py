@@ -6,7 +6,7 @@ after bufferization, many copies of the same computations on buffers of the same
 types. `outline-loop-nests` and `merge-identical-functions` keep one kernel per
 distinct copy, but only after the codegen passes between `bufferize` and them
 (packing, vectorization, loop generation, `lower-affine`) have lowered every copy:
-three quarters of those passes' time at 10,010 transformer ops. This pass, run right
+14 of the 40 CPU s of compiling 10,010 transformer ops. This pass, run right
 after bufferization, outlines the computations first, so those passes see each
 distinct one once:
 
@@ -27,7 +27,8 @@ neighbours (`scf-fuse-parallel-loops` fuses loops with only constants and views
 between them; packing and splitting keep their scratch in the function of the op
 they lower), so a group holds every op any of them could combine with one of its
 own: each group is lowered as it would have been in place. An allocation, a free,
-a call or any other op ends a group.
+a call or any other op ends a group. A group none of whose ops becomes a loop (a
+fill of a rank-0 buffer, a small copy) stays in place.
 
 The function is made as `outline-loop-nests` makes a kernel: it takes the buffers
 and scalars the group uses (constants and views re-created inside), its buffers are
@@ -36,11 +37,12 @@ parameter), it is private, internal and `noinline`, named `<function>__linalg<N>
 and marked `xla.kernel_group`; a group whose function would be identical to one
 made before (the same key `merge-identical-functions` computes) calls that one.
 `outline-loop-nests` outlines the function's nests as any function's (the kernels
-are those it made before) and then inlines what is left of it, when that has no
+it would have made of the nests in place) and then inlines what is left of it, when that has no
 loop (calls of the kernels, the arguments they are given), back into its callers:
 the module is then the one made without this pass, up to the kernels' names and
-the place of scratch allocations (the 1,001- and 3,003-op transformers' llvm
-dialect modules are equal up to the kernels' names).
+the place of constants and scratch allocations (the llvm dialect modules of the
+compile-time benchmark's 4- and 17-block transformers are equal up to the kernels'
+names).
 
 A group using a value that cannot be passed (a buffer of dynamic shape or another
 layout, a value of another type) or defining a value used after it stays in place.
