@@ -103,10 +103,14 @@ class _Captures:
     """Constants and views re-created at the start of the new function, operands first."""
     ops: list[Operation]
     """The ops of the nest (itself first), in walk order."""
+    tops: list[Operation]
+    """The outermost ops moved: the nest, or a group of ops of one block, in order."""
 
 
-def _captures(nest: Operation) -> _Captures | None:
-    """What the nest uses from outside, or None if something cannot be passed."""
+def _captures(nest: Operation | list[Operation]) -> _Captures | None:
+    """What the nest (or the ops of a group, in order) uses from outside, or None if
+    something cannot be passed."""
+    tops = nest if isinstance(nest, list) else [nest]
     arguments: list[SSAValue] = []
     recreated: list[Operation] = []
     seen: set[SSAValue] = set()
@@ -134,7 +138,7 @@ def _captures(nest: Operation) -> _Captures | None:
         arguments.append(value)
         return True
 
-    ops = list(nest.walk())
+    ops = [op for top in tops for op in top.walk()]
     inside = set(ops)
     for op in ops:
         for value in op.operands:
@@ -143,7 +147,7 @@ def _captures(nest: Operation) -> _Captures | None:
                 continue  # defined in the nest
             if not capture(value):
                 return None
-    return _Captures(arguments, recreated, ops)
+    return _Captures(arguments, recreated, ops, tops)
 
 
 @dataclass
@@ -166,19 +170,23 @@ class _Outliner:
         self.names.add(name)
         return name
 
-    def outline(self, fn: func.FuncOp, nest: Operation, captures: _Captures, anchor: Operation) -> Operation:
-        """Move `nest` into a new function placed after `anchor` (a call replaces it),
-        or, when a kernel made before would be identical to that function, call that
-        kernel and erase the nest. Returns the last kernel made."""
+    def outline(
+        self, fn: func.FuncOp, captures: _Captures, anchor: Operation, suffix: str = "__kernel"
+    ) -> Operation:
+        """Move the nest (`captures.tops`) into a new function placed after `anchor`
+        (a call replaces it), or, when a kernel made before would be identical to that
+        function, call that kernel and erase the nest. Returns the last kernel made."""
         arguments = captures.arguments
+        tops = captures.tops
         buffers = [v for v in arguments if isinstance(v.type, MemRefType)]
         noalias = all(_distinct_object(v, fn) for v in buffers)
-        name = self.fresh_name(f"{fn.sym_name.data}__kernel")
+        name = self.fresh_name(f"{fn.sym_name.data}{suffix}")
         # (one look-up: hashing a key walks all of it)
         kept = self.kernels.setdefault(_kernel_key(captures, noalias), name) if self.merge_identical else name
         if kept != name:
-            Rewriter.insert_op(func.CallOp(kept, list(arguments), []), InsertPoint.before(nest))
-            Rewriter.erase_op(nest, safe_erase=False)
+            Rewriter.insert_op(func.CallOp(kept, list(arguments), []), InsertPoint.before(tops[0]))
+            for top in reversed(tops):
+                Rewriter.erase_op(top, safe_erase=False)
             _erase_unused(captures.recreated)
             return anchor
 
@@ -194,9 +202,10 @@ class _Outliner:
                 new.name_hint = old.name_hint
 
         call = func.CallOp(name, list(arguments), [])
-        Rewriter.insert_op(call, InsertPoint.before(nest))
-        nest.detach()
-        block.add_op(nest)
+        Rewriter.insert_op(call, InsertPoint.before(tops[0]))
+        for top in tops:
+            top.detach()
+            block.add_op(top)
         block.add_op(func.ReturnOp())
         for op in captures.ops:
             if any(v in mapping for v in op.operands):
@@ -247,7 +256,7 @@ def _kernel_key(captures: _Captures, noalias: bool) -> tuple[Hashable, ...]:
     values = {v: i for i, v in enumerate(captures.arguments)}
     blocks: dict[Block | None, int] = {None: 0}  # (the function's block)
     parts.append((0, parts[0], tuple(range(len(values)))))
-    _KeyOnly([], set()).extend_key(parts, [*captures.recreated, captures.ops[0]], values, blocks)
+    _KeyOnly([], set()).extend_key(parts, [*captures.recreated, *captures.tops], values, blocks)
     parts.append("func.return")
     return tuple(parts)
 
@@ -268,7 +277,54 @@ def outline_loop_nests(module: ModuleOp, merge_identical: bool = True) -> None:
             captures = _captures(nest)
             if captures is None:
                 continue
-            anchor = outliner.outline(fn, nest, captures, anchor)
+            anchor = outliner.outline(fn, captures, anchor)
+    _inline_straight_groups(module)
+
+
+GROUP = "xla.kernel_group"
+"""The unit attribute `outline-linalg-kernels` marks its functions with."""
+
+
+def _straight_line(fn: func.FuncOp) -> bool:
+    """Whether `fn` is one block of ops without regions ending in a `return` of nothing."""
+    if len(fn.body.blocks) != 1:
+        return False
+    last = fn.body.block.last_op
+    if not isinstance(last, func.ReturnOp) or last.operands:
+        return False
+    return all(not op.regions for op in fn.body.block.ops)
+
+
+def _inline_straight_groups(module: ModuleOp) -> None:
+    """Inline the functions of `outline-linalg-kernels` left without a loop (their
+    nests now kernels of their own: what remains computes the kernels' arguments,
+    such as a run-time alignment, allocates scratch, calls them) into their callers,
+    and erase them: each caller then calls the kernels itself, as it did before the
+    run was outlined, and no call is added at run time."""
+    groups = {
+        op.sym_name.data: op
+        for op in module.ops
+        if isinstance(op, func.FuncOp) and GROUP in op.attributes and _straight_line(op)
+    }
+    if not groups:
+        return
+    calls = [
+        op
+        for op in module.walk()
+        if isinstance(op, func.CallOp)
+        and op.callee.root_reference.data in groups
+        and not op.callee.nested_references.data
+    ]
+    for call in calls:
+        block = groups[call.callee.root_reference.data].body.block
+        mapping: dict[SSAValue, SSAValue] = dict(zip(block.args, call.operands))
+        for op in block.ops:
+            if isinstance(op, func.ReturnOp):
+                break
+            Rewriter.insert_op(op.clone(value_mapper=mapping), InsertPoint.before(call))
+        Rewriter.erase_op(call)
+    for fn in groups.values():
+        module.body.block.erase_op(fn)
 
 
 @dataclass(frozen=True)

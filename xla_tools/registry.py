@@ -233,6 +233,12 @@ def _parallel_loops_to_calls() -> type[ModulePass]:
     return ConvertParallelLoopsToCallsPass
 
 
+def _outline_linalg_kernels() -> type[ModulePass]:
+    from lowering.outline_linalg_kernels import OutlineLinalgKernelsPass
+
+    return OutlineLinalgKernelsPass
+
+
 def _outline_loop_nests() -> type[ModulePass]:
     from lowering.outline_loop_nests import OutlineLoopNestsPass
 
@@ -341,6 +347,7 @@ LOWERING_PASSES: dict[str, PassFactory] = {
     "math-polynomial-approximation": _math_approximation,
     "convert-parallel-loops-to-calls": _parallel_loops_to_calls,
     "scf-fuse-parallel-loops": _fuse_parallel_loops,
+    "outline-linalg-kernels": _outline_linalg_kernels,
     "outline-loop-nests": _outline_loop_nests,
     "merge-identical-functions": _merge_identical_functions,
     "lower-scf-to-cf": _scf_to_cf,
@@ -377,6 +384,7 @@ LOWER_TO_LLVM: tuple[str, ...] = (
     "linalg-fuse-reductions",
     "bufferize",
     "memref-forward-tile-copies",
+    "outline-linalg-kernels",
     "linalg-generalize-named-ops",
     "linalg-pack-contractions",
     "linalg-vectorize-contractions",

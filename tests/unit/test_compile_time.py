@@ -11,6 +11,7 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from xdsl.dialects.builtin import ModuleOp
 
 from runtime.compile_cache import CacheEntry, CompileCache, source_fingerprint
 from runtime.timing import TimingReport
@@ -296,12 +297,12 @@ def test_outlining_keeps_results(name: str) -> None:
 
     text = (ROOT / "examples" / name).read_text()
     compiled = []
-    for passes in (LOWER_TO_LLVM, tuple(p for p in LOWER_TO_LLVM if p != "outline-loop-nests")):
+    outlining = ("outline-linalg-kernels", "outline-loop-nests")
+    for passes in (LOWER_TO_LLVM, tuple(p for p in LOWER_TO_LLVM if p not in outlining)):
         module = parse_module(text)
         signatures = xla_signatures(module)
         run_passes(module, passes)
-        kernels = [op for op in module.ops if "__kernel" in getattr(getattr(op, "sym_name", None), "data", "")]
-        assert bool(kernels) == ("outline-loop-nests" in passes)
+        assert bool(_kernels(module)) == ("outline-loop-nests" in passes)
         compiled.append(load(module, signatures).executable("main"))
     rng = np.random.default_rng(2)
     leaves = [
@@ -314,6 +315,12 @@ def test_outlining_keeps_results(name: str) -> None:
 
 
 # -- merging identical kernels keeps results -----------------------------------------------
+
+
+def _kernels(module: ModuleOp) -> list[str]:
+    """The functions the outlining passes made (`__kernel<N>`, `__linalg<N>`)."""
+    names = [getattr(getattr(op, "sym_name", None), "data", "") for op in module.ops]
+    return [n for n in names if "__kernel" in n or "__linalg" in n]
 
 
 def _layers(count: int) -> str:
@@ -339,12 +346,12 @@ def test_merging_identical_kernels_keeps_results() -> None:
     text = _layers(4)
     compiled, kernel_counts = [], []
     # (without merging: each nest its own kernel, and no merge-identical-functions)
-    each = {"outline-loop-nests": {"merge_identical": False}}
+    each = {"outline-loop-nests": {"merge_identical": False}, "outline-linalg-kernels": {"merge_identical": False}}
     for passes, options in ((LOWER_TO_LLVM, {}), (tuple(p for p in LOWER_TO_LLVM if p != "merge-identical-functions"), each)):
         module = parse_module(text)
         signatures = xla_signatures(module)
         run_passes(module, passes, options=options)
-        kernel_counts.append(sum("__kernel" in getattr(getattr(op, "sym_name", None), "data", "") for op in module.ops))
+        kernel_counts.append(sum("__kernel" in name for name in _kernels(module)))  # (not the groups)
         compiled.append(load(module, signatures).executable("main"))
     assert kernel_counts[0] * 4 == kernel_counts[1]  # four layers, one copy of each kernel
     rng = np.random.default_rng(3)

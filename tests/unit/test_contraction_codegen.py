@@ -210,7 +210,7 @@ def _lowered_functions(text: str, target: str = "") -> dict[str, str]:
 
     ctx = make_context()
     module = parse_module(text, ctx=ctx)
-    run_passes(module, LOWER_TO_LLVM[: LOWER_TO_LLVM.index("linalg-pack-contractions")], ctx)
+    run_passes(module, [p for p in LOWER_TO_LLVM[: LOWER_TO_LLVM.index("linalg-pack-contractions")] if p != "outline-linalg-kernels"], ctx)
     LinalgPackContractionsPass(target).apply(ctx, module)
     LinalgVectorizeContractionsPass(target).apply(ctx, module)
     return {f.sym_name.data: str(f) for f in module.ops if isinstance(f, func.FuncOp)}
