@@ -8,9 +8,10 @@ microseconds when the workers are awake, ~10-20 us when one must be woken from
 its futex, so regions of ~10-20 us of work are worth splitting.
 
 * A region (`__xla_parallel_for(body, ctx, n, grain)`): `chunks = min(n / grain,
-  CHUNKS_PER_THREAD * threads)`, chunk `i` is `[i * n / chunks, (i + 1) * n /
-  chunks)` (`threads.chunk_bounds`); the chunks are claimed in order by whichever
-  thread is free. The iterations of a parallel loop are independent, so the
+  CHUNKS_PER_THREAD * threads)`, shrinking in claiming order (chunk `j` weighs
+  `3 chunks - 2 j`, `threads.chunk_bounds(..., taper=True)`: a worker that wakes
+  late leaves the caller a short last chunk, not a full one); the chunks are
+  claimed in order by whichever thread is free. The iterations of a parallel loop are independent, so the
   results do not depend on the chunks nor on who runs them. The
   caller publishes the job (body, ctx, n) and a ticket `(generation << 32) |
   (chunks << 16) | next`, bumps the generation (a futex word the idle workers
@@ -161,6 +162,37 @@ out:
   ret i1 false
 }}
 
+;  Where chunk %i of %ch of [0, %n) starts (`threads.chunk_bounds(..., taper=True)`):
+; n * S(i) / S(ch) with S(i) = 3 ch i - i (i - 1), chunks shrinking in claiming
+; order, computed as q S(i) + r S(i) / S(ch) (q, r: n divided by S(ch)) so that
+; nothing overflows; uniform (i * n / ch) below 4 iterations a chunk.
+define internal i64 @cut(i64 %n, i64 %ch, i64 %i) alwaysinline {{
+entry:
+  %ch4 = shl i64 %ch, 2
+  %few = icmp ult i64 %n, %ch4
+  br i1 %few, label %uniform, label %taper
+uniform:
+  %a = mul i64 %i, %n
+  %u = udiv i64 %a, %ch
+  ret i64 %u
+taper:
+  %ch2 = mul i64 %ch, %ch
+  %ch2x2 = shl i64 %ch2, 1
+  %total = add i64 %ch2x2, %ch
+  %ch3 = mul i64 %ch, 3
+  %lin = mul i64 %ch3, %i
+  %im1 = sub i64 %i, 1
+  %sq = mul i64 %i, %im1
+  %s = sub i64 %lin, %sq
+  %q = udiv i64 %n, %total
+  %r = urem i64 %n, %total
+  %qs = mul i64 %q, %s
+  %rs = mul i64 %r, %s
+  %rst = udiv i64 %rs, %total
+  %c = add i64 %qs, %rst
+  ret i64 %c
+}}
+
 ; Claim and run chunks of region %g until none is left (or the region is over).
 define internal void @run_chunks(i32 %g) {{
 entry:
@@ -187,11 +219,9 @@ run:
   %body = load ptr, ptr @job_body, align 8
   %ctx = load ptr, ptr @job_ctx, align 8
   %n = load i64, ptr @job_n, align 8
-  %a = mul i64 %idx, %n
-  %lo = udiv i64 %a, %ch
+  %lo = call i64 @cut(i64 %n, i64 %ch, i64 %idx)
   %idx1 = add i64 %idx, 1
-  %b = mul i64 %idx1, %n
-  %hi = udiv i64 %b, %ch
+  %hi = call i64 @cut(i64 %n, i64 %ch, i64 %idx1)
   %f0 = load atomic i64, ptr @failed monotonic, align 8
   %skip = icmp ne i64 %f0, -1
   br i1 %skip, label %count, label %call

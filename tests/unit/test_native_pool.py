@@ -61,7 +61,7 @@ def test_compiled_code_calls_the_native_pool(run: object) -> None:
 
 @pytest.mark.parametrize(("n", "threads", "grain"), [(2, 2, 1), (7, 3, 2), (100, 4, 1), (5, 8, 1), (9, 2, 5), (1, 4, 1), (1000, 2, 3), (3000, 6, 1)])
 def test_regions_follow_the_static_schedule(run: object, n: int, threads: int, grain: int) -> None:
-    assert _chunks(run, n, threads, grain) == pool.chunk_bounds(n, threads, grain, native_pool.CHUNKS_PER_THREAD)
+    assert _chunks(run, n, threads, grain) == pool.chunk_bounds(n, threads, grain, native_pool.CHUNKS_PER_THREAD, taper=True)
 
 
 def test_pool_restarts_after_shutdown(run: object) -> None:

@@ -208,6 +208,18 @@ def test_chunk_bounds_cover_the_range(n: int, threads: int, grain: int) -> None:
     assert len(bounds) == 1 or all(hi - lo >= grain for lo, hi in bounds)
 
 
+@pytest.mark.parametrize("n", [8, 33, 100, 1001, 10**6])
+@pytest.mark.parametrize("threads", [2, 3, 16])
+def test_tapered_chunks_cover_the_range_and_shrink(n: int, threads: int) -> None:
+    bounds = pool.chunk_bounds(n, threads, 1, 4, taper=True)
+    assert bounds[0][0] == 0 and bounds[-1][1] == n
+    assert all(a[1] == b[0] for a, b in itertools.pairwise(bounds))
+    sizes = [hi - lo for lo, hi in bounds]
+    assert min(sizes) >= 1
+    if n >= 4 * len(bounds):
+        assert all(b <= a + 1 for a, b in itertools.pairwise(sizes)) and sizes[0] > sizes[-1]  # rounding
+
+
 def test_default_threads_follows_affinity_and_environment(monkeypatch: pytest.MonkeyPatch) -> None:
     monkeypatch.delenv(pool.THREADS_ENV, raising=False)
     assert pool.default_threads() == len(os.sched_getaffinity(0))
