@@ -54,11 +54,13 @@ from collections.abc import Callable
 from dataclasses import dataclass
 
 from xdsl.context import Context
-from xdsl.dialects import arith, math, scf
+from xdsl.dialects import arith, math, scf, vector
 from xdsl.dialects.builtin import (
     BFloat16Type,
+    DenseIntOrFPElementsAttr,
     Float16Type,
     Float32Type,
+    FloatAttr,
     ModuleOp,
     VectorType,
     f32,
@@ -174,8 +176,53 @@ DIVISION_MODES: dict[str, bool | None] = {"auto": None, "divide": False, "recipr
 """Option `division` → `Emitter(reciprocal=...)`."""
 
 
+def _is_one(value: SSAValue) -> bool:
+    """Whether `value` is an `arith.constant` 1.0 (a scalar or a splat, or a
+    `vector.broadcast` of the scalar)."""
+    owner = value.owner
+    if isinstance(owner, vector.BroadcastOp):
+        return _is_one(owner.source)
+    if not isinstance(owner, arith.ConstantOp):
+        return False
+    attr = owner.value
+    if isinstance(attr, FloatAttr):
+        return attr.value.data == 1.0
+    if isinstance(attr, DenseIntOrFPElementsAttr):
+        values = attr.get_values()
+        return len(values) >= 1 and all(v == 1.0 for v in values)
+    return False
+
+
+def _one_plus(op: Operation) -> Operation | None:
+    """The `arith.addf` that is the one use of `op`'s f32 result and adds 1.0 to it."""
+    if len(op.results) != 1 or element_of(op.results[0].type) != f32:
+        return None
+    uses = list(op.results[0].uses)
+    if len(uses) != 1:
+        return None
+    add = uses[0].operation
+    if not isinstance(add, arith.AddfOp) or add.lhs is add.rhs:
+        return None
+    other = add.rhs if add.lhs is op.results[0] else add.lhs
+    return add if _is_one(other) else None
+
+
 def expand(op: Operation, native_ldexp: bool | None = None, reciprocal: bool | None = None) -> bool:
-    """Replace `op` by its f32 expansion; False if its type is not one this pass expands."""
+    """Replace `op` by its f32 expansion; False if its type is not one this pass expands.
+    An f32 tanh whose one use adds 1.0 to it is expanded together with that add
+    (`tanh_logistic.one_plus_tanh`)."""
+    if isinstance(op, math.TanhOp) and (add := _one_plus(op)) is not None:
+        t = op.results[0].type
+        if isinstance(t, VectorType) and t.get_num_scalable_dims():
+            return False
+        ops: list[Operation] = []
+        result = tanh_logistic.one_plus_tanh(Emitter(ops, t, native_ldexp, reciprocal), op.operands[0])
+        rewriter = Rewriter()
+        rewriter.insert_op(ops, InsertPoint.before(add))
+        add.results[0].replace_all_uses_with(result)
+        rewriter.erase_op(add)
+        rewriter.erase_op(op)
+        return True
     fn = EXPANSIONS.get(type(op))
     if fn is None or len(op.results) != 1:
         return False

@@ -253,3 +253,33 @@ def test_which_targets_divide_by_a_reciprocal(name: str, reciprocal: bool) -> No
     from lowering.codegen.target import NAMED_TARGETS
 
     assert NAMED_TARGETS[name].reciprocal_division is reciprocal
+
+
+def test_one_plus_tanh_as_logistic() -> None:
+    """`1 + tanh(y)` (tanh-GELU's) is expanded with its add as `2 logistic(2y)`: within
+    logistic's bound of the float64 `1 + tanh(y)` everywhere, also for y < 0 where the
+    sum cancels (a tanh then an add is thousands of ulp off near y = -5 and 0 for y below
+    -9.1, where the true value is ~1e-8), with 2 at +inf, 0 at -inf and NaN for NaN."""
+    from xla_tools import compile
+    from xla_tools.math_accuracy import sample
+
+    n = N + 37  # the vector loop and its remainder
+    t = f"tensor<{n}xf32>"
+    fn = compile(
+        f"func.func @main(%y: {t}) -> {t} {{\n"
+        f"  %t = stablehlo.tanh %y : {t}\n"
+        f"  %one = stablehlo.constant dense<1.0> : {t}\n"
+        f"  %r = stablehlo.add %one, %t : {t}\n"
+        f"  func.return %r : {t}\n}}\n"
+    )
+    y = sample(n, seed=5, domain=(-12.0, 6.0))[:n]
+    got = fn(y)
+    with np.errstate(all="ignore"):
+        want = 1.0 + np.tanh(y.astype(np.float64))
+        # 1 + tanh(y) = 2 e^2y / (1 + e^2y), exact where 1 + tanh(y) cancels in float64 too
+        low = y < -4
+        want[low] = 2.0 * np.exp(2.0 * y[low].astype(np.float64)) / (1.0 + np.exp(2.0 * y[low].astype(np.float64)))
+    err = ulp_error(got, want)
+    assert err.max() <= FUNCTIONS["logistic"].bound, f"{err.max():.2f} ulp at y = {y[np.argmax(err)]}"
+    assert got[y == np.inf].tolist() == [2.0] and got[y == -np.inf].tolist() == [0.0]
+    assert np.isnan(got[np.isnan(y)]).all()

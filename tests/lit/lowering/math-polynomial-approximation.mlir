@@ -204,3 +204,51 @@ func.func @others(%x: f32, %y: f32) -> (f32, f32, f32, f32, f32, f32) {
   %5 = math.rsqrt %x : f32
   func.return %0, %1, %2, %3, %4, %5 : f32, f32, f32, f32, f32, f32
 }
+
+// -----
+
+// 1 + tanh(y) (tanh-GELU's), its tanh's one use: expanded with the add as
+// 2 logistic(2y), `select(2y < 0, E, 1) / (1 + E)` with E = e^-|2y|: no tanh
+// polynomial, clamp at 9.5 or copysign, and the add is gone. The constant 1.0 may
+// be a broadcast scalar (as linalg vectorization leaves it).
+// CHECK-LABEL: func.func @one_plus_tanh
+// CHECK-NOT:     math.tanh
+// CHECK-NOT:     math.copysign
+// CHECK:         %[[Y2:.*]] = arith.addf %y, %y : vector<16xf32>
+// CHECK:         math.absf %[[Y2]]
+// CHECK:         %[[NEG:.*]] = arith.cmpf olt, %[[Y2]], %{{.*}} : vector<16xf32>
+// CHECK:         %[[NUM:.*]] = arith.select %[[NEG]]
+// CHECK:         arith.divf %[[NUM]], %{{.*}} : vector<16xf32>
+// CHECK:         %[[R:.*]] = arith.mulf %{{.*}}, %{{.*}} : vector<16xf32>
+// CHECK-NOT:     math.copysign
+// CHECK:         func.return %[[R]]
+// ONLY-LABEL: func.func @one_plus_tanh
+// ONLY-NOT:     math.tanh
+// ONLY-NOT:     math.copysign
+// ONLY:         func.return
+func.func @one_plus_tanh(%y: vector<16xf32>) -> vector<16xf32> {
+  %c = arith.constant 1.0 : f32
+  %one = vector.broadcast %c : f32 to vector<16xf32>
+  %t = math.tanh %y : vector<16xf32>
+  %r = arith.addf %t, %one : vector<16xf32>
+  func.return %r : vector<16xf32>
+}
+
+// -----
+
+// A tanh with another use, or plus 2.0: expanded alone (its copysign), the add kept.
+// CHECK-LABEL: func.func @tanh_used_twice
+// CHECK-NOT:     math.tanh
+// CHECK:         math.copysign
+// CHECK:         %r = arith.addf %{{.*}}, %one : f32
+// CHECK:         math.copysign
+// CHECK:         %s = arith.addf %two, %{{.*}} : f32
+func.func @tanh_used_twice(%y: f32) -> (f32, f32, f32) {
+  %one = arith.constant 1.0 : f32
+  %two = arith.constant 2.0 : f32
+  %t = math.tanh %y : f32
+  %r = arith.addf %t, %one : f32
+  %u = math.tanh %y : f32
+  %s = arith.addf %two, %u : f32
+  func.return %r, %t, %s : f32, f32, f32
+}
