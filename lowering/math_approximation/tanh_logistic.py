@@ -26,8 +26,8 @@
 * **1 + tanh(y)** (`one_plus_tanh`, what `expand` makes of a tanh whose one use adds
   1.0 to it: tanh-GELU's `0.5 x (1 + tanh(u))`) is `2 logistic(2y)`, the same identity
   `1 + tanh(y) = 2 / (1 + e^-2y)`: one exp and one quotient, without tanh's
-  small-|y| polynomial, clamp and copysign (30 -> 22 vector ops per element of the
-  GELU loop). It is also the more accurate form: `1 + tanh(y)` cancels for y < 0
+  small-|y| polynomial, clamp and copysign (the tanh-GELU kernel's loop: 211 -> 164
+  instructions per 64 elements on Cascade Lake). It is also the more accurate form: `1 + tanh(y)` cancels for y < 0
   (within 2^-24 of 0 from y = -8.7 down, where the sum gave 0 or a few ulp).
 """
 
