@@ -59,7 +59,13 @@ from xdsl.dialects.builtin import MemRefType, ModuleOp, UnitAttr
 from xdsl.ir import Operation
 from xdsl.passes import ModulePass
 
-from lowering.outline_loop_nests import _CONSTANTS, _VIEWS, GROUP, _captures, _Outliner
+from lowering.outline_loop_nests import (
+    GROUP,
+    RECREATED_CONSTANTS,
+    RECREATED_VIEWS,
+    KernelOutliner,
+    captures_of,
+)
 from lowering.parallel.linalg_to_parallel_loops import MIN_COPY_ELEMENTS
 
 
@@ -83,7 +89,7 @@ def _loops(op: Operation) -> bool:
 
 def _between(op: Operation) -> bool:
     """Whether `op` may sit between two computations of a group (it does not end it)."""
-    return (isinstance(op, _CONSTANTS) and not op.operands) or isinstance(op, _VIEWS)
+    return (isinstance(op, RECREATED_CONSTANTS) and not op.operands) or isinstance(op, RECREATED_VIEWS)
 
 
 def kernel_groups(fn: func.FuncOp) -> list[list[Operation]]:
@@ -106,7 +112,7 @@ def outline_linalg_kernels(module: ModuleOp, merge_identical: bool = True) -> No
     """Outline every group of every function of `module` (with `merge_identical`,
     identical groups share one function)."""
     functions = [op for op in module.ops if isinstance(op, func.FuncOp) and len(op.body.blocks) == 1]
-    outliner = _Outliner(
+    outliner = KernelOutliner(
         module, {op.sym_name.data for op in module.ops if isinstance(op, func.FuncOp)}, merge_identical
     )
     for fn in functions:
@@ -114,7 +120,7 @@ def outline_linalg_kernels(module: ModuleOp, merge_identical: bool = True) -> No
         for group in kernel_groups(fn):
             if not any(_loops(op) for op in group):
                 continue
-            captures = _captures(group)
+            captures = captures_of(group)
             if captures is None:
                 continue
             made = outliner.outline(fn, captures, anchor, "__linalg")

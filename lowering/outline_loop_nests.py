@@ -58,8 +58,10 @@ from xdsl.rewriter import InsertPoint, Rewriter
 from lowering.merge_identical_functions import KeyWalk
 
 _LOOPS = (scf.ForOp, scf.ParallelOp)
-_CONSTANTS = (arith.ConstantOp, llvm.ConstantOp, llvm.AddressOfOp, llvm.ZeroOp, llvm.UndefOp, memref.GetGlobalOp)
-_VIEWS = (memref.SubviewOp, memref.ReinterpretCastOp, memref.CollapseShapeOp, memref.ExpandShapeOp, memref.CastOp)
+RECREATED_CONSTANTS = (arith.ConstantOp, llvm.ConstantOp, llvm.AddressOfOp, llvm.ZeroOp, llvm.UndefOp, memref.GetGlobalOp)
+RECREATED_VIEWS = (memref.SubviewOp, memref.ReinterpretCastOp, memref.CollapseShapeOp, memref.ExpandShapeOp, memref.CastOp)
+"""Ops a kernel re-creates inside rather than take as arguments (constants without
+operands, views of buffers it takes)."""
 
 
 def outermost_loop_nests(fn: func.FuncOp) -> list[Operation]:
@@ -96,7 +98,7 @@ def _distinct_object(value: SSAValue, fn: func.FuncOp) -> bool:
 
 
 @dataclass
-class _Captures:
+class Captures:
     arguments: list[SSAValue]
     """Values passed to the new function, in the order of its parameters."""
     recreated: list[Operation]
@@ -107,7 +109,7 @@ class _Captures:
     """The outermost ops moved: the nest, or a group of ops of one block, in order."""
 
 
-def _captures(nest: Operation | list[Operation]) -> _Captures | None:
+def captures_of(nest: Operation | list[Operation]) -> Captures | None:
     """What the nest (or the ops of a group, in order) uses from outside, or None if
     something cannot be passed."""
     tops = nest if isinstance(nest, list) else [nest]
@@ -121,12 +123,12 @@ def _captures(nest: Operation | list[Operation]) -> _Captures | None:
             return True
         seen.add(value)
         owner = value.owner
-        if isinstance(owner, _CONSTANTS) and not owner.operands:
+        if isinstance(owner, RECREATED_CONSTANTS) and not owner.operands:
             if owner not in cloned:
                 cloned.add(owner)
                 recreated.append(owner)
             return True
-        if isinstance(owner, _VIEWS):
+        if isinstance(owner, RECREATED_VIEWS):
             if not all(capture(v) for v in owner.operands):
                 return False
             if owner not in cloned:
@@ -147,11 +149,11 @@ def _captures(nest: Operation | list[Operation]) -> _Captures | None:
                 continue  # defined in the nest
             if not capture(value):
                 return None
-    return _Captures(arguments, recreated, ops, tops)
+    return Captures(arguments, recreated, ops, tops)
 
 
 @dataclass
-class _Outliner:
+class KernelOutliner:
     module: ModuleOp
     names: set[str]
     merge_identical: bool = True
@@ -171,7 +173,7 @@ class _Outliner:
         return name
 
     def outline(
-        self, fn: func.FuncOp, captures: _Captures, anchor: Operation, suffix: str = "__kernel"
+        self, fn: func.FuncOp, captures: Captures, anchor: Operation, suffix: str = "__kernel"
     ) -> Operation:
         """Move the nest (`captures.tops`) into a new function placed after `anchor`
         (a call replaces it), or, when a kernel made before would be identical to that
@@ -245,8 +247,8 @@ class _KeyOnly(KeyWalk):
         pass
 
 
-def _kernel_key(captures: _Captures, noalias: bool) -> tuple[Hashable, ...]:
-    """A key equal for two nests exactly when the kernels `_Outliner.outline` would make
+def _kernel_key(captures: Captures, noalias: bool) -> tuple[Hashable, ...]:
+    """A key equal for two nests exactly when the kernels `KernelOutliner.outline` would make
     of them are identical up to names (`merge-identical-functions`' key of the
     function): the parameters' types and `noalias` (which give the function's type
     and attributes), then its body as it would be: the parameters, the re-created
@@ -266,7 +268,7 @@ def outline_loop_nests(module: ModuleOp, merge_identical: bool = True) -> None:
     `merge_identical`, a nest whose kernel would be identical to one made before
     calls that one."""
     functions = [op for op in module.ops if isinstance(op, func.FuncOp) and op.body.blocks]
-    outliner = _Outliner(
+    outliner = KernelOutliner(
         module, {op.sym_name.data for op in module.ops if isinstance(op, func.FuncOp)}, merge_identical
     )
     for fn in functions:
@@ -274,7 +276,7 @@ def outline_loop_nests(module: ModuleOp, merge_identical: bool = True) -> None:
         for nest in outermost_loop_nests(fn):
             if nest.results:
                 continue
-            captures = _captures(nest)
+            captures = captures_of(nest)
             if captures is None:
                 continue
             anchor = outliner.outline(fn, captures, anchor)
@@ -341,4 +343,14 @@ class OutlineLoopNestsPass(ModulePass):
         outline_loop_nests(op, self.merge_identical)
 
 
-__all__ = ["OutlineLoopNestsPass", "outermost_loop_nests", "outline_loop_nests"]
+__all__ = [
+    "GROUP",
+    "RECREATED_CONSTANTS",
+    "RECREATED_VIEWS",
+    "Captures",
+    "KernelOutliner",
+    "OutlineLoopNestsPass",
+    "captures_of",
+    "outermost_loop_nests",
+    "outline_loop_nests",
+]
