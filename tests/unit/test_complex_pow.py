@@ -1,28 +1,41 @@
 """complex `xla.power`: normwise error against mpmath, by K = |w log z|
 (`xla_tools.complex_pow_accuracy`; the table is in docs/math_accuracy.md).
 
-complex<f32> computes in f64 and rounds once: within 1 ulp for every K. complex<f64>
-computes `exp(w log z)` in f64: the error grows as about 1.5 K ulps, the bounds pin
-that growth (the measured maxima 1.72, 16.7, 142 rounded up)."""
+Computed in the working precision, the error would grow as ~1.5 K ulps (complex<f64> in
+f64: 1.72, 16.7, 142 and 2,418 ulp up to K = 1, 10, 100 and any). Both types now round
+each part about once for every K up to 2^45: complex<f32> computes in f64 (in double
+words beyond K ~ 2^20), complex<f64> in double words beyond K ~ 0.5 (below, the f64
+formula, measured 1.29 ulp). Parts rounded correctly are within sqrt(2)/2 ulp normwise:
+the bound 0.75 leaves ~2^-5 ulp for the double words' error."""
 
 from __future__ import annotations
 
 import numpy as np
 import pytest
 
-from xla_tools.complex_pow_accuracy import TYPES, errors, program, sample
+from xla_tools.complex_pow_accuracy import BUCKETS, TYPES, errors, program, sample
 
-BOUNDS = {"c64": {1.0: 1.0, 10.0: 1.0, 100.0: 1.0, np.inf: 1.0}, "c128": {1.0: 2.0, 10.0: 20.0, 100.0: 160.0}}
-"""type -> {K bound: max normwise ulps}."""
+BOUNDS = {
+    "c64": dict.fromkeys(BUCKETS, 0.75),
+    "c128": {**dict.fromkeys(BUCKETS, 0.75), BUCKETS[0]: 1.5},
+}
+"""type -> {(K above, K up to): max normwise ulps}."""
 STEP = 6
-"""Every STEP-th point of the measurement's sample (keeps mpmath's time to seconds)."""
+"""Every STEP-th point of the measurement's sample (keeps mpmath's time to seconds), but
+all of its large-K pairs (the last RANDOM // 4)."""
+RANDOM = 600
 
 
 @pytest.fixture(scope="module")
 def measured() -> dict[str, tuple[np.ndarray, np.ndarray]]:
     from xla_tools import compile
 
-    samples = {key: tuple(a[::STEP] for a in sample(real, 600)) for key, (_, real, _) in TYPES.items()}
+    samples = {}
+    for key, (_, real, _) in TYPES.items():
+        z, w = sample(real, RANDOM)
+        rest = len(z) - RANDOM // 4
+        pick = np.r_[0:rest:STEP, rest : len(z)]
+        samples[key] = (z[pick], w[pick])
     n = max(len(z) for z, _ in samples.values())
     out = {}
     for key, (z, w) in samples.items():
@@ -38,11 +51,11 @@ def measured() -> dict[str, tuple[np.ndarray, np.ndarray]]:
 def test_normwise_error_by_condition(measured: dict[str, tuple[np.ndarray, np.ndarray]], key: str) -> None:
     err, cond = measured[key]
     assert (~np.isnan(err)).sum() > 1000
-    for k_max, bound in BOUNDS[key].items():
-        mask = ~np.isnan(err) & (cond <= k_max)
-        assert mask.any()
+    for (k_min, k_max), bound in BOUNDS[key].items():
+        mask = ~np.isnan(err) & (cond > k_min) & (cond <= k_max)
+        assert mask.sum() >= 10
         worst = float(err[mask].max())
-        assert worst <= bound, f"{key}, K <= {k_max}: {worst} ulp (bound {bound})"
+        assert worst <= bound, f"{key}, K in ({k_min}, {k_max}]: {worst} ulp (bound {bound})"
 
 
 def test_pow_f32_special_values() -> None:

@@ -122,12 +122,18 @@ func.func @transcendental(%a: complex<f64>, %b: complex<f64>) -> complex<f64> {
 }
 
 // complex<f32> pow computes exp(w log z) in f64 and rounds each part once (0.7 ulp
-// normwise for any |w log z|; in f32 the error grew as 1.5 |w log z| ulps).
+// normwise; in f32 the error grew as 1.5 |w log z| ulps); beyond |w log z| = 2^20, where
+// f64's own error would reach the f32 rounding, in double words (the scf.if).
 // CHECK-LABEL: func.func @pow_f32
 // CHECK-COUNT-4: arith.extf {{.*}} : f32 to f64
 // CHECK:         math.atan2 {{.*}} : f64
 // CHECK:         math.exp {{.*}} : f64
 // CHECK:         math.cos {{.*}} : f64
+// CHECK:         %[[MIN_K:.*]] = arith.constant 0x4130000000000000 : f64
+// CHECK-NEXT:    %[[LARGE:.*]] = arith.cmpf ogt, %{{.*}}, %[[MIN_K]] : f64
+// CHECK-NEXT:    %[[TAKE:.*]] = arith.andi %{{.*}}, %[[LARGE]] : i1
+// CHECK-NEXT:    %{{.*}}:2 = scf.if %[[TAKE]] -> (f64, f64) {
+// CHECK-NEXT:      func.call @__xla_complex_pow_dw
 // CHECK:         arith.truncf {{.*}} : f64 to f32
 // CHECK-NEXT:    arith.truncf {{.*}} : f64 to f32
 // CHECK-NOT:     math.atan2 {{.*}} : f32
@@ -136,3 +142,50 @@ func.func @pow_f32(%a: complex<f32>, %b: complex<f32>) -> complex<f32> {
   %0 = complex.pow %a, %b : complex<f32>
   func.return %0 : complex<f32>
 }
+
+// complex<f64> pow: the f64 formula e^(Re t) (cos Im t + i sin Im t), t = w log z; where
+// |Re t| + |Im t| > 0.5 (and t is in range) a call of the module's one double-word helper
+// (below); a zero part keeps the f64 formula's sign.
+// CHECK-LABEL: func.func @pow_f64
+// CHECK:         %[[HALF:.*]] = arith.constant 5.000000e-01 : f64
+// CHECK:         %[[THETA:.*]] = math.atan2 %[[ZI:.*]], %[[ZR:.*]] : f64
+// CHECK:         %[[MAG:.*]] = math.exp %{{.*}} : f64
+// CHECK:         %[[COS:.*]] = math.cos %[[TI:.*]] : f64
+// CHECK-NEXT:    %[[RE:.*]] = arith.mulf %[[MAG]], %[[COS]] : f64
+// CHECK-NEXT:    %[[SIN:.*]] = math.sin %[[TI]] : f64
+// CHECK-NEXT:    %[[IM:.*]] = arith.mulf %[[MAG]], %[[SIN]] : f64
+// CHECK:         %[[SIZE:.*]] = arith.addf %{{.*}}, %{{.*}} : f64
+// CHECK-NEXT:    %[[LARGE:.*]] = arith.cmpf ogt, %[[SIZE]], %[[HALF]] : f64
+// CHECK-NEXT:    %[[TAKE:.*]] = arith.andi %{{.*}}, %[[LARGE]] : i1
+// CHECK-NEXT:    %[[R:.*]]:2 = scf.if %[[TAKE]] -> (f64, f64) {
+// CHECK-NEXT:      %[[C:.*]] = func.call @__xla_complex_pow_dw(%[[ZR]], %[[ZI]], %{{.*}}, %{{.*}}, %{{.*}}, %[[THETA]]) : (f64, f64, f64, f64, f64, f64) -> complex<f64>
+// CHECK-NEXT:      %[[CR:.*]] = complex.re %[[C]] : complex<f64>
+// CHECK-NEXT:      %[[CI:.*]] = complex.im %[[C]] : complex<f64>
+// CHECK-NEXT:      scf.yield %[[CR]], %[[CI]] : f64, f64
+// CHECK-NEXT:    } else {
+// CHECK-NEXT:      scf.yield %[[RE]], %[[IM]] : f64, f64
+// CHECK-NEXT:    }
+// CHECK-NEXT:    %[[Z0:.*]] = arith.cmpf oeq, %[[R]]#0, %{{.*}} : f64
+// CHECK-NEXT:    %[[S0:.*]] = math.copysign %[[R]]#0, %[[RE]] : f64
+// CHECK-NEXT:    arith.select %[[Z0]], %[[S0]], %[[R]]#0 : f64
+// CHECK:         func.return
+func.func @pow_f64(%a: complex<f64>, %b: complex<f64>) -> complex<f64> {
+  %0 = complex.pow %a, %b : complex<f64>
+  func.return %0 : complex<f64>
+}
+
+// One helper for the module's three pows (@transcendental's, @pow_f32's in f64 and
+// @pow_f64's), appended to the module: log|z| and arg z refined by Newton steps, t = w log z
+// and e^t in double words (reductions by ln2 and pi/2, Taylor series, cos r = sqrt(1 -
+// sin^2 r)), without libm.
+// CHECK-LABEL: func.func private @__xla_complex_pow_dw(
+// CHECK-SAME:      %{{.*}}: f64, %{{.*}}: f64, %{{.*}}: f64, %{{.*}}: f64, %{{.*}}: f64, %{{.*}}: f64) -> complex<f64>
+// CHECK-SAME:      attributes {llvm.linkage = "internal"}
+// CHECK:           math.roundeven
+// CHECK-NOT:       math.{{(exp|log|log1p|cos|sin|atan2)}}
+// CHECK:           math.sqrt
+// CHECK-NOT:       math.{{(exp|log|log1p|cos|sin|atan2)}}
+// CHECK:           %[[Z:.*]] = complex.create %{{.*}}, %{{.*}} : complex<f64>
+// CHECK-NEXT:      func.return %[[Z]] : complex<f64>
+// CHECK-NEXT:    }
+// CHECK-NOT:     func.func
