@@ -55,11 +55,12 @@ from xdsl.ir import Attribute, Block, BlockArgument, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
+from lowering.memref_views import VIEW_OPS
 from lowering.merge_identical_functions import KeyWalk
 
 _LOOPS = (scf.ForOp, scf.ParallelOp)
 RECREATED_CONSTANTS = (arith.ConstantOp, llvm.ConstantOp, llvm.AddressOfOp, llvm.ZeroOp, llvm.UndefOp, memref.GetGlobalOp)
-RECREATED_VIEWS = (memref.SubviewOp, memref.ReinterpretCastOp, memref.CollapseShapeOp, memref.ExpandShapeOp, memref.CastOp)
+RECREATED_VIEWS = VIEW_OPS
 """Ops a kernel re-creates inside rather than take as arguments (constants without
 operands, views of buffers it takes)."""
 

@@ -24,19 +24,11 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Operation, SSAValue
 
+from lowering.memref_views import VIEW_OPS
 from xla_dialect.diagnostics import LoweringError
 
 ALIGNMENT = 64
 """Alignment in bytes of every buffer and constant global created here."""
-
-_VIEW_OPS = (
-    memref.SubviewOp,
-    memref.CollapseShapeOp,
-    memref.ExpandShapeOp,
-    memref.CastOp,
-    memref.ReinterpretCastOp,
-)
-"""Ops whose result aliases (part of) their first operand."""
 
 _NON_REPETITIVE = (scf.IfOp, scf.IndexSwitchOp, scf.ExecuteRegionOp)
 """Region ops whose regions run at most once per execution of the op."""
@@ -101,13 +93,6 @@ def _read_before_written(value: SSAValue, writer: Operation) -> bool:
     return writer_uses == 1
 
 
-def _root(buffer: SSAValue) -> SSAValue:
-    """The buffer a view is (transitively) taken of."""
-    while isinstance(buffer.owner, _VIEW_OPS):
-        buffer = buffer.owner.operands[0]
-    return buffer
-
-
 def _aliases(buffer: SSAValue) -> Iterator[SSAValue]:
     """`buffer` and every view taken (transitively) of it."""
     stack = [buffer]
@@ -115,7 +100,7 @@ def _aliases(buffer: SSAValue) -> Iterator[SSAValue]:
         value = stack.pop()
         yield value
         for use in value.uses:
-            if isinstance(use.operation, _VIEW_OPS) and use.index == 0:
+            if isinstance(use.operation, VIEW_OPS) and use.index == 0:
                 stack.extend(use.operation.results)
 
 

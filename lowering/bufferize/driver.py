@@ -32,12 +32,12 @@ from lowering.bufferize.analysis import (
     _is_identity,
     _is_tensor,
     _read_before_written,
-    _root,
     _set_signature,
     buffer_type,
 )
 from lowering.bufferize.control_flow import ControlFlowOps
 from lowering.bufferize.tensor_ops import TensorOps
+from lowering.memref_views import view_root
 
 
 def _check_supported(f: func.FuncOp) -> None:
@@ -195,15 +195,15 @@ class _FunctionBufferizer(TensorOps, ControlFlowOps):
             if value is target:
                 sources.append(value)
                 continue
-            root = _root(value)
-            if root in overwritten or root is _root(target):
+            root = view_root(value)
+            if root in overwritten or root is view_root(target):
                 t = value.type
                 assert isinstance(t, MemRefType)
                 temp = self.alloc(MemRefType(t.get_element_type(), t.get_shape()), before)
                 self.copy(value, temp, before)
                 value = temp
             sources.append(value)
-            overwritten.add(_root(target))
+            overwritten.add(view_root(target))
         for value, target in zip(sources, targets, strict=True):
             self.copy(value, target, before)
 

@@ -33,23 +33,10 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import memref
 from xdsl.dialects.builtin import DenseArrayBase, MemRefType, ModuleOp, NoneAttr, i64
-from xdsl.ir import Block, Operation, SSAValue
+from xdsl.ir import Block, Operation
 from xdsl.passes import ModulePass
 
-_VIEWS = (
-    memref.SubviewOp,
-    memref.CollapseShapeOp,
-    memref.ExpandShapeOp,
-    memref.CastOp,
-    memref.ReinterpretCastOp,
-)
-
-
-def root(value: SSAValue) -> SSAValue:
-    """The buffer `value` is a view of (itself when it is no view)."""
-    while isinstance(value.owner, _VIEWS):
-        value = value.owner.operands[0]
-    return value
+from lowering.memref_views import VIEW_OPS, view_root
 
 
 def _is_linalg(op: Operation) -> bool:
@@ -106,7 +93,7 @@ def forward_copy(alloc: memref.AllocOp) -> bool:
     first = min(users, key=lambda o: block.get_operation_index(o))
     if not all(u.is_before_in_block(copy) for u in users):
         return False
-    target = root(view.source)
+    target = view_root(view.source)
     # The subview's operands must be available at `first`.
     for v in view.operands:
         owner = v.owner
@@ -121,7 +108,7 @@ def forward_copy(alloc: memref.AllocOp) -> bool:
     while op is not None and op is not copy:
         if op is not view:
             for inner in op.walk():
-                if any(root(v) is target for v in inner.operands):
+                if any(view_root(v) is target for v in inner.operands):
                     return False
         op = op.next_op
     view.detach()
@@ -150,7 +137,7 @@ def _available_at(owner: Operation, first: Operation, block: Block) -> bool:
         return owner.parent_block() is not None and _ancestor_in(first, owner.parent_block()) is not None  # pyright: ignore[reportArgumentType]
     if owner.is_before_in_block(first):
         return True
-    if not isinstance(owner, _VIEWS):
+    if not isinstance(owner, VIEW_OPS):
         return False
     for v in owner.operands:
         o = v.owner
@@ -183,8 +170,8 @@ def _forward_whole(
     owner = dest.owner
     if isinstance(owner, Operation) and not _available_at(owner, first, block):
         return False
-    target = root(dest)
-    if target is root(alloc.memref):
+    target = view_root(dest)
+    if target is view_root(alloc.memref):
         return False
     op: Operation | None = first
     while op is not None and op is not copy:
@@ -192,7 +179,7 @@ def _forward_whole(
             op = op.next_op
             continue
         for inner in op.walk():
-            if any(root(v) is target for v in inner.operands):
+            if any(view_root(v) is target for v in inner.operands):
                 return False
         op = op.next_op
     if isinstance(owner, Operation) and owner.parent_block() is block and not owner.is_before_in_block(first):
@@ -239,4 +226,4 @@ class MemrefForwardTileCopiesPass(ModulePass):
                 changed |= forward_copy(alloc)
 
 
-__all__ = ["MemrefForwardTileCopiesPass", "forward_copy", "root"]
+__all__ = ["MemrefForwardTileCopiesPass", "forward_copy"]

@@ -35,12 +35,11 @@ from xdsl.ir.affine import AffineDimExpr
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from lowering.codegen.emitter import Emitter
+from lowering.memref_views import VIEW_OPS, view_root
 
 MAX_PART_BYTES = 1 << 18
 """The largest per-thread packed A (on the thread's stack): at most a quarter of a
 1 MiB L2, so the packed rows stay there while the micro-kernel reads them."""
-
-_VIEWS = (memref.SubviewOp, memref.ReinterpretCastOp, memref.CastOp)
 
 
 @dataclass(frozen=True)
@@ -64,30 +63,24 @@ class FusablePack:
         return t
 
 
-def _root(value: SSAValue) -> SSAValue:
-    while isinstance(value.owner, _VIEWS):
-        value = value.owner.operands[0]
-    return value
-
-
 def _reads(op: GenericOp) -> set[SSAValue]:
     """The buffers (roots of views) `op` reads: its inputs and what its body loads."""
-    read = {_root(v) for v in op.inputs if isinstance(v.type, MemRefType)}
+    read = {view_root(v) for v in op.inputs if isinstance(v.type, MemRefType)}
     for inner in op.body.walk():
-        read |= {_root(v) for v in inner.operands if isinstance(v.type, MemRefType)}
+        read |= {view_root(v) for v in inner.operands if isinstance(v.type, MemRefType)}
     return read
 
 
 def _writes(op: Operation) -> set[SSAValue] | None:
     """The buffers (roots) `op` may write, or None when that is not known."""
-    if isinstance(op, (arith.ConstantOp, memref.AllocOp, memref.AllocaOp, *_VIEWS)):
+    if isinstance(op, (arith.ConstantOp, memref.AllocOp, memref.AllocaOp, *VIEW_OPS)):
         return set()
     if isinstance(op, GenericOp):
         if any(isinstance(o, memref.StoreOp) for o in op.body.walk()):
             return None
-        return {_root(v) for v in op.outputs}
+        return {view_root(v) for v in op.outputs}
     if isinstance(op, memref.CopyOp):
-        return {_root(op.destination)}
+        return {view_root(op.destination)}
     return None
 
 
@@ -109,7 +102,7 @@ def fusable_pack(contraction: GenericOp, packed: SSAValue) -> FusablePack | None
     if len(view.result.type.get_shape()) < 4 or pack.res:  # pyright: ignore[reportAttributeAccessIssue]
         return None
     read = _reads(pack)
-    if any(_root(v) in read for v in contraction.outputs):
+    if any(view_root(v) in read for v in contraction.outputs):
         return None  # A's rows would be packed after other parts wrote C
     current = pack.next_op
     while current is not None and current is not contraction:

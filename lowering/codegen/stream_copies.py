@@ -59,7 +59,7 @@ from lowering.to_llvm.common import memref_offset, memref_strides
 Index = SSAValue | int
 
 
-def _element_bits(t: MemRefType) -> int | None:
+def streamable_element_bits(t: MemRefType) -> int | None:
     """The element's width for f32, f64 and i8-i64 (16-bit and smaller floats are
     emulated by a later pass, which does not rewrite vector loads and stores)."""
     e = t.get_element_type()
@@ -70,7 +70,7 @@ def _element_bits(t: MemRefType) -> int | None:
     return None
 
 
-def _root(value: SSAValue) -> SSAValue:
+def _subview_root(value: SSAValue) -> SSAValue:
     """The allocation or argument `value` views, through subviews."""
     while isinstance(value.owner, memref.SubviewOp):
         value = value.owner.source
@@ -79,10 +79,10 @@ def _root(value: SSAValue) -> SSAValue:
 
 def _buffer_bytes(value: SSAValue) -> int | None:
     """The size of the allocation or argument `value` views (through subviews)."""
-    t = _root(value).type
+    t = _subview_root(value).type
     if not isinstance(t, MemRefType) or any(s < 0 for s in t.get_shape()):
         return None
-    bits = _element_bits(t)
+    bits = streamable_element_bits(t)
     if bits is None:
         return None
     count = 1
@@ -115,7 +115,7 @@ def copy_operands(op: Operation) -> tuple[SSAValue, SSAValue] | None:
     source, dest = pair[0].type, pair[1].type
     if not isinstance(source, MemRefType) or not isinstance(dest, MemRefType):
         return None
-    if source.get_element_type() != dest.get_element_type() or _element_bits(dest) is None:
+    if source.get_element_type() != dest.get_element_type() or streamable_element_bits(dest) is None:
         return None
     shape = dest.get_shape()
     if len(shape) < 2 or source.get_shape() != shape or any(s < 1 for s in shape):
@@ -124,7 +124,7 @@ def copy_operands(op: Operation) -> tuple[SSAValue, SSAValue] | None:
         if memref_strides(source)[-1] != 1 or memref_strides(dest)[-1] != 1:
             return None
         memref_offset(dest)
-        root = _root(pair[1]).type
+        root = _subview_root(pair[1]).type
         if not isinstance(root, MemRefType) or memref_offset(root) != 0:
             return None
     except ValueError:
@@ -136,7 +136,7 @@ def stream_copy(op: Operation, source: SSAValue, dest: SSAValue, vector_bits: in
     """Replace the copy `op` by rows of scalar, non-temporal vector and scalar stores."""
     t = dest.type
     assert isinstance(t, MemRefType)
-    bits = _element_bits(t)
+    bits = streamable_element_bits(t)
     assert bits is not None
     lanes = vector_bits // bits
     vt = VectorType(t.get_element_type(), [lanes])
@@ -146,7 +146,7 @@ def stream_copy(op: Operation, source: SSAValue, dest: SSAValue, vector_bits: in
     em = Emitter()
     # The destination's first element, in elements from address 0: the buffer's
     # pointer (element-aligned; its view starts at offset 0) plus the view's offset.
-    base = em.value(memref.ExtractAlignedPointerAsIndexOp.get(_root(dest)))
+    base = em.value(memref.ExtractAlignedPointerAsIndexOp.get(_subview_root(dest)))
     start = em.addi(em.divui(base, bits // 8), memref_offset(t))
 
     def copy_range(e: Emitter, at: list[Index], lower: Index, upper: Index) -> None:
@@ -222,11 +222,11 @@ class LinalgStreamCopiesPass(ModulePass):
                 continue
             t = pair[1].type
             assert isinstance(t, MemRefType)
-            element = _element_bits(t)
+            element = streamable_element_bits(t)
             dest_bytes = _buffer_bytes(pair[1])
             if dest_bytes is None or dest_bytes < threshold or element is None or bits // element < 2:
                 continue
             stream_copy(inner, pair[0], pair[1], bits)
 
 
-__all__ = ["LinalgStreamCopiesPass", "copy_operands", "stream_copy"]
+__all__ = ["LinalgStreamCopiesPass", "copy_operands", "stream_copy", "streamable_element_bits"]

@@ -77,7 +77,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import Rewriter
 
 from lowering.codegen.emitter import Emitter
-from lowering.codegen.stream_copies import _element_bits
+from lowering.codegen.stream_copies import streamable_element_bits
 from lowering.codegen.target import get_target
 from lowering.codegen.vectorize_reductions import BodyCloner
 from lowering.loop_annotation import set_no_unroll
@@ -101,7 +101,7 @@ def _vector_intrinsic(name: str, lanes: int) -> str | None:
 
 
 def _scalar_ok(t: Attribute) -> bool:
-    return _element_bits(MemRefType(t, [1])) is not None or (isinstance(t, IntegerType) and t.width.data == 1)
+    return streamable_element_bits(MemRefType(t, [1])) is not None or (isinstance(t, IntegerType) and t.width.data == 1)
 
 
 def _body_ok(op: GenericOp, rank: int) -> bool:
@@ -156,7 +156,7 @@ def traffic(op: GenericOp) -> int:
     """The bytes one element of `op` reads and writes."""
     total = 0
     for x in op.operands:
-        bits = _element_bits(x.type) if isinstance(x.type, MemRefType) else None
+        bits = streamable_element_bits(x.type) if isinstance(x.type, MemRefType) else None
         total += (bits or 0) // 8
     return total
 
@@ -180,7 +180,7 @@ def streamable(op: Operation) -> bool:
     if not all(_contiguous(t) for t in types):
         return False
     shape = types[0].get_shape()  # pyright: ignore[reportAttributeAccessIssue]
-    if any(t.get_shape() != shape or _element_bits(t) is None for t in types):  # pyright: ignore[reportAttributeAccessIssue]
+    if any(t.get_shape() != shape or streamable_element_bits(t) is None for t in types):  # pyright: ignore[reportAttributeAccessIssue]
         return False
     return _body_ok(op, len(shape))
 
@@ -224,7 +224,7 @@ def stream_elementwise(op: GenericOp, lanes: int, group: int = 4) -> None:
     out = op.outputs[0]
     t = out.type
     assert isinstance(t, MemRefType)
-    bits = _element_bits(t)
+    bits = streamable_element_bits(t)
     assert bits is not None
     count = math.prod(t.get_shape())
     align = max(lanes, LINE_BYTES * 8 // bits)  # elements of the peel's and the remainder's vectors
@@ -326,7 +326,7 @@ class LinalgStreamElementwisePass(ModulePass):
                 continue
             t = inner.outputs[0].type
             assert isinstance(t, MemRefType)
-            element = _element_bits(t)
+            element = streamable_element_bits(t)
             assert element is not None
             count = math.prod(t.get_shape())
             lanes = bits // element

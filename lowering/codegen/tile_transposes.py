@@ -88,6 +88,7 @@ from lowering.codegen.emitter import INDEX, Emitter
 from lowering.codegen.fuse_reductions import DYNAMIC
 from lowering.codegen.target import DEFAULT_L1, get_target
 from lowering.codegen.vectorize_reductions import BodyCloner
+from lowering.memref_views import view_root
 from lowering.to_llvm.common import memref_offset, memref_strides
 
 TILE = 8
@@ -322,16 +323,6 @@ def _vector_tile(em: Emitter, op: GenericOp, plan: TransposeTiling, views: list[
             em.add(vector.StoreOp(value, view, [row, zero]))
 
 
-_VIEWS = (memref.SubviewOp, memref.ReinterpretCastOp, memref.ExpandShapeOp, memref.CollapseShapeOp, memref.CastOp)
-
-
-def _root(value: SSAValue) -> SSAValue:
-    """The allocation or argument `value` views."""
-    while isinstance(value.owner, _VIEWS):
-        value = value.owner.operands[0]
-    return value
-
-
 def _shiftable(op: GenericOp, plan: TransposeTiling) -> SSAValue | None:
     """The output whose alignment places the tiles along `v`, if they may be placed by
     it (see `_aligned_columns`): a tile computed twice must write the same values, so
@@ -341,12 +332,12 @@ def _shiftable(op: GenericOp, plan: TransposeTiling) -> SSAValue | None:
     n_in = len(op.inputs)
     if any(a.uses for a in op.body.block.args[n_in:]):
         return None
-    roots = {_root(v) for v in op.inputs}
-    if any(_root(v) in roots for v in op.outputs):
+    roots = {view_root(v) for v in op.inputs}
+    if any(view_root(v) in roots for v in op.outputs):
         return None
     anchor = op.outputs[0]
     t = anchor.type
-    root = _root(anchor).type
+    root = view_root(anchor).type
     if not isinstance(t, MemRefType) or not isinstance(root, MemRefType):
         return None
     try:
@@ -372,7 +363,7 @@ def _aligned_columns(em: Emitter, anchor: SSAValue, plan: TransposeTiling) -> tu
     t = anchor.type
     assert isinstance(t, MemRefType)
     element_bytes = _element_bytes(t)
-    base = em.value(memref.ExtractAlignedPointerAsIndexOp.get(_root(anchor)))
+    base = em.value(memref.ExtractAlignedPointerAsIndexOp.get(view_root(anchor)))
     first = em.addi(em.divui(base, element_bytes), memref_offset(t))
     tile = plan.tile
     shift = em.remui(em.addi(tile, em.muli(em.remui(first, tile), -1)), tile)

@@ -371,7 +371,9 @@ def parallel_parts(pc: PackedContraction, mb: int, nb: int, whole_rows: bool = F
     return pm, pn
 
 
-_VIEWS = (memref.ReinterpretCastOp, memref.SubviewOp)
+_FILL_VIEWS = (memref.ReinterpretCastOp, memref.SubviewOp)
+"""The views of C's buffer `zero_fill_before` looks through; an op using the buffer in
+any other way counts as touching it (conservative: the fill stays)."""
 
 
 def _is_zero_fill(op: Operation, buffer: SSAValue) -> bool:
@@ -417,13 +419,13 @@ def zero_fill_before(op: GenericOp, c3: SSAValue) -> GenericOp | FillOp | None:
         return None  # C3 is a part of some buffer: the fill reaches beyond it
     aliases = {root}
     for use in root.uses:
-        if isinstance(use.operation, _VIEWS):
+        if isinstance(use.operation, _FILL_VIEWS):
             aliases |= set(use.operation.results)
     current = op.prev_op
     while current is not None:
         if _is_zero_fill(current, root):
             return current
-        if isinstance(current, _VIEWS) and current.source in aliases:
+        if isinstance(current, _FILL_VIEWS) and current.source in aliases:
             current = current.prev_op
             continue
         touches = any(v in aliases for v in current.operands) or any(

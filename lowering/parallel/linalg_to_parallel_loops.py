@@ -68,6 +68,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import Rewriter
 from xdsl.transforms.convert_linalg_to_loops import LowerLinalgStructuredOpPattern
 
+from lowering.memref_views import VIEW_OPS
 from lowering.pattern_dispatch import apply_once
 
 
@@ -174,9 +175,6 @@ class GenericToParallelLoops(RewritePattern):
             _to_parallel(loop, rewriter)
 
 
-_VIEWS = (memref.SubviewOp, memref.ReinterpretCastOp, memref.ExpandShapeOp, memref.CollapseShapeOp, memref.CastOp)
-
-
 def _own_block(buffer: SSAValue, loop: scf.ForOp) -> bool:
     """Whether `buffer` is private to one iteration of `loop`: allocated in its body,
     or (a view of) a subview at the loop's index, no taller than its step."""
@@ -193,7 +191,7 @@ def _own_block(buffer: SSAValue, loop: scf.ForOp) -> bool:
             dim = _dynamic_dims(owner.static_offsets)[list(owner.offsets).index(iv)]
             size = owner.static_sizes.get_values()[dim]
             return 0 < size <= step.value.value.data
-        if not isinstance(owner, _VIEWS):
+        if not isinstance(owner, VIEW_OPS):
             return False
         value = owner.operands[0]
 

@@ -64,6 +64,7 @@ from xdsl.rewriter import InsertPoint, Rewriter
 
 from lowering.host_abi import SYMBOL_PREFIX
 from lowering.loop_annotation import copy_loop_annotation
+from lowering.memref_views import view_root
 from lowering.parallel import PARALLEL_FOR_SYMBOL
 from lowering.to_llvm.common import PTR, bitwidth, convert_type
 from xla_dialect.diagnostics import LoweringError
@@ -90,7 +91,6 @@ UNKNOWN_TRIP_COUNT = 16
 
 _CONSTANT_OPS = (arith.ConstantOp, llvm.ConstantOp, llvm.AddressOfOp, llvm.ZeroOp, llvm.UndefOp, memref.GetGlobalOp)
 _MEMORY_OPS = (memref.LoadOp, memref.StoreOp, vector.LoadOp, vector.StoreOp, vector.MaskedLoadOp, vector.MaskedStoreOp, llvm.LoadOp, llvm.StoreOp)
-_VIEW_OPS = (memref.SubviewOp, memref.ReinterpretCastOp, memref.CollapseShapeOp, memref.ExpandShapeOp, memref.CastOp)
 
 
 # ---------------------------------------------------------------------------
@@ -370,12 +370,6 @@ def _calls_host(op: Operation) -> bool:
     return False
 
 
-def _root(value: SSAValue) -> SSAValue:
-    while isinstance(value.owner, _VIEW_OPS):
-        value = value.owner.operands[0]
-    return value
-
-
 def _noalias_root(value: SSAValue, fn: func.FuncOp) -> bool:
     owner = value.owner
     if isinstance(owner, (memref.AllocOp, memref.AllocaOp)):
@@ -389,7 +383,7 @@ def _noalias_root(value: SSAValue, fn: func.FuncOp) -> bool:
 def _noalias_flags(captures: Sequence[SSAValue], fn: func.FuncOp) -> list[bool]:
     if any(isinstance(c.type, llvm.LLVMPointerType) for c in captures):
         return [False] * len(captures)
-    roots = [_root(c) if isinstance(c.type, MemRefType) else None for c in captures]
+    roots = [view_root(c) if isinstance(c.type, MemRefType) else None for c in captures]
     flags: list[bool] = []
     for c, root in zip(captures, roots):
         flags.append(
