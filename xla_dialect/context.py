@@ -19,9 +19,12 @@ from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
 from xdsl.ir import Operation, TypeAttribute
 from xdsl.parser import Parser
+from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import ParseError, VerifyException
+from xdsl.utils.lexer import Input
 
 from xla_dialect import xdsl_compat  # noqa: F401  (MLIR's reading of hex float literals)
+from xla_dialect.fast_lexer import FastLexer
 from xla_dialect.locations import blank_location_aliases
 
 _PLAIN_TENSOR_TYPE = re.compile(r"tensor<(?:[0-9?]+x)*[a-z][a-z0-9]*>")
@@ -31,8 +34,9 @@ _PLAIN_TENSOR_TYPE = re.compile(r"tensor<(?:[0-9?]+x)*[a-z][a-z0-9]*>")
 class LocatingParser(Parser):
     """A parser that stamps each op with the `file:line:col` it was read from.
 
-    It also reads each distinct plain tensor type once: a JAX export spells the
-    same few types tens of thousands of times, and xDSL reads each token by token
+    Its lexer reads the common tokens with one regular expression
+    (`xla_dialect/fast_lexer.py`). It also reads each distinct plain tensor type
+    once: a JAX export spells the same few types tens of thousands of times, and xDSL reads each token by token
     (a third of the time to read a module). Types are values, so the one read
     stands for every later spelling of the same text."""
 
@@ -41,6 +45,7 @@ class LocatingParser(Parser):
     def __init__(self, ctx: Context, input: str, name: str = "<unknown>") -> None:
         text = blank_location_aliases(input)
         super().__init__(ctx, text, name)
+        self._parser_state = ParserState(FastLexer(Input(text, name)))  # pyright: ignore[reportPrivateUsage]
         self._name = StringAttr(name)
         self._line_ends: list[int] | None = None
         self._text = text

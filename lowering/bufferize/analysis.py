@@ -51,13 +51,24 @@ def _error(op: Operation, reason: str) -> LoweringError:
     return LoweringError(f"cannot bufferize '{op.name}': {reason}", op)
 
 
+_BUFFER_TYPES: dict[Attribute, MemRefType] = {}
+"""`buffer_type`'s answers (a program has few distinct tensor types; building a
+memref type verifies its parameters, which costs more than the look-up)."""
+
+
 def buffer_type(t: Attribute, op: Operation) -> MemRefType:
     """The identity-layout memref type holding a tensor of type `t`."""
+    known = _BUFFER_TYPES.get(t)
+    if known is not None:
+        return known
+    if len(_BUFFER_TYPES) >= 4096:
+        _BUFFER_TYPES.clear()
     if not isinstance(t, TensorType):
         raise _error(op, f"unranked tensor type {t} is not supported")
     if any(d < 0 for d in t.get_shape()):
         raise _error(op, f"dynamic shape {t} is not supported")
-    return MemRefType(t.get_element_type(), t.get_shape())
+    _BUFFER_TYPES[t] = result = MemRefType(t.get_element_type(), t.get_shape())
+    return result
 
 
 def _erase(op: Operation) -> None:

@@ -38,6 +38,7 @@ from lowering.bufferize.analysis import (
 from lowering.bufferize.control_flow import ControlFlowOps
 from lowering.bufferize.tensor_ops import TensorOps
 from lowering.memref_views import view_root
+from xla_dialect.block_args import erase_block_args, insert_block_args
 
 
 def _check_supported(f: func.FuncOp) -> None:
@@ -72,20 +73,21 @@ class _FunctionBufferizer(TensorOps, ControlFlowOps):
         f = self.f
         inputs, results, outs = _converted_signature(f.function_type, f)
         entry = f.body.blocks[0]
-        for arg in list(entry.args):
-            if _is_tensor(arg.type):
-                new = entry.insert_arg(buffer_type(arg.type, f), arg.index)
-                new.name_hint = arg.name_hint
-                self.buffers[arg] = new
-                self.erase_args.append(arg)
-        for t in outs:
-            self.out_params.append(entry.insert_arg(t, len(entry.args)))
+        tensors = [arg for arg in entry.args if _is_tensor(arg.type)]
+        arity = len(entry.args)
+        new_args = insert_block_args(
+            entry, [(arg.index, buffer_type(arg.type, f)) for arg in tensors] + [(arity, t) for t in outs]
+        )
+        for arg, new in zip(tensors, new_args, strict=False):
+            new.name_hint = arg.name_hint
+            self.buffers[arg] = new
+            self.erase_args.append(arg)
+        self.out_params.extend(new_args[len(tensors) :])
         for block in f.body.blocks:
             self.process_block(block)
         for op in reversed(self.erase):
             _erase(op)
-        for arg in self.erase_args:
-            arg.block.erase_arg(arg)
+        erase_block_args(self.erase_args)
         _set_signature(f, inputs, results, len(outs))
         self.insert_deallocs()
 
