@@ -50,6 +50,7 @@ conversions around them) and before `convert-math-to-llvm`.
 
 from __future__ import annotations
 
+import math as math_
 from collections.abc import Callable
 from dataclasses import dataclass
 
@@ -176,21 +177,48 @@ DIVISION_MODES: dict[str, bool | None] = {"auto": None, "divide": False, "recipr
 """Option `division` → `Emitter(reciprocal=...)`."""
 
 
-def _is_one(value: SSAValue) -> bool:
-    """Whether `value` is an `arith.constant` 1.0 (a scalar or a splat, or a
-    `vector.broadcast` of the scalar)."""
+def constant_value(value: SSAValue) -> float | None:
+    """The value of an `arith.constant` float (a scalar or a splat, or a
+    `vector.broadcast` of the scalar), else None."""
     owner = value.owner
     if isinstance(owner, vector.BroadcastOp):
-        return _is_one(owner.source)
+        return constant_value(owner.source)
     if not isinstance(owner, arith.ConstantOp):
-        return False
+        return None
     attr = owner.value
     if isinstance(attr, FloatAttr):
-        return attr.value.data == 1.0
+        return float(attr.value.data)
     if isinstance(attr, DenseIntOrFPElementsAttr):
         values = attr.get_values()
-        return len(values) >= 1 and all(v == 1.0 for v in values)
-    return False
+        if len(values) >= 1 and all(v == values[0] for v in values) and isinstance(values[0], float):
+            return float(values[0])
+    return None
+
+
+def _is_one(value: SSAValue) -> bool:
+    """Whether `value` is an `arith.constant` 1.0 (`constant_value`)."""
+    return constant_value(value) == 1.0
+
+
+def _times_constant(value: SSAValue) -> tuple[SSAValue, float] | None:
+    """(a, c) when `value` is `arith.mulf` of `a` and a constant `c`."""
+    op = value.owner
+    if not isinstance(op, arith.MulfOp):
+        return None
+    for a, b in ((op.lhs, op.rhs), (op.rhs, op.lhs)):
+        c = constant_value(b)
+        if c is not None:
+            return a, c
+    return None
+
+
+def _halved(add: Operation) -> Operation | None:
+    """The `arith.mulf` by 0.5 that is the one use of `add`'s result, if it is."""
+    uses = list(add.results[0].uses)
+    if len(uses) != 1 or not isinstance(mul := uses[0].operation, arith.MulfOp) or mul.lhs is mul.rhs:
+        return None
+    other = mul.rhs if mul.lhs is add.results[0] else mul.lhs
+    return mul if constant_value(other) == 0.5 else None
 
 
 def _one_plus(op: Operation) -> Operation | None:
@@ -216,11 +244,24 @@ def expand(op: Operation, native_ldexp: bool | None = None, reciprocal: bool | N
         if isinstance(t, VectorType) and t.get_num_scalable_dims():
             return False
         ops: list[Operation] = []
-        result = tanh_logistic.one_plus_tanh(Emitter(ops, t, native_ldexp, reciprocal), op.operands[0])
+        e = Emitter(ops, t, native_ldexp, reciprocal)
+        y = op.operands[0]
+        scaled = _times_constant(y)
+        # 2y: y = a c is (2c) a, rounded once as c a is (scaling by 2 commutes with
+        # rounding; where c a is subnormal, logistic(2y) is 0.5 from either)
+        if scaled is not None and math_.isfinite(2.0 * scaled[1]):
+            two_y = e.mul(scaled[0], e.c(2.0 * scaled[1]))
+        else:
+            two_y = e.add(y, y)
+        half = _halved(add)  # 0.5 (1 + tanh(y)) = logistic(2y) exactly: no doubling and halving
+        result = tanh_logistic.logistic(e, two_y) if half is not None else tanh_logistic.doubled(e, two_y)
+        replaced = half if half is not None else add
         rewriter = Rewriter()
-        rewriter.insert_op(ops, InsertPoint.before(add))
-        add.results[0].replace_all_uses_with(result)
-        rewriter.erase_op(add)
+        rewriter.insert_op(ops, InsertPoint.before(replaced))
+        replaced.results[0].replace_all_uses_with(result)
+        rewriter.erase_op(replaced)
+        if half is not None:
+            rewriter.erase_op(add)
         rewriter.erase_op(op)
         return True
     fn = EXPANSIONS.get(type(op))

@@ -38,6 +38,8 @@ from __future__ import annotations
 
 import math
 
+from xdsl.dialects import arith
+from xdsl.dialects import math as math_dialect
 from xdsl.ir import SSAValue
 
 from lowering.math_approximation.builder import Emitter
@@ -121,8 +123,20 @@ def _clamp_for(e: Emitter, x: SSAValue, lo: float, hi: float) -> SSAValue:
     return clamp_keeping_nan(e, x, lo, hi) if e.nan_flows else clamp(e, x, lo, hi)
 
 
+def not_positive(x: SSAValue) -> bool:
+    """Whether `x` is `-|a|` (`arith.negf` of `math.absf`): at most -0.0, or NaN."""
+    owner = x.owner
+    return isinstance(owner, arith.NegfOp) and isinstance(owner.operand.owner, math_dialect.AbsFOp)
+
+
 def exp(e: Emitter, x: SSAValue) -> SSAValue:
-    xc = _clamp_for(e, x, -104.0, 89.0)
+    """e^x; of `-|a|` (logistic's), clamped only from below (`not_positive`): the
+    clamp at 89 would be one more instruction that changes nothing."""
+    if not_positive(x):
+        low = e.c(-104.0)
+        xc = e.select(e.cmp("olt", x, low), low, x) if e.nan_flows else e.max(x, low)
+    else:
+        xc = _clamp_for(e, x, -104.0, 89.0)
     k, r = reduce_ln2(e, xc)
     return _scaled(e, x, exp_horner(e, r), k)
 

@@ -283,3 +283,38 @@ def test_one_plus_tanh_as_logistic() -> None:
     assert err.max() <= FUNCTIONS["logistic"].bound, f"{err.max():.2f} ulp at y = {y[np.argmax(err)]}"
     assert got[y == np.inf].tolist() == [2.0] and got[y == -np.inf].tolist() == [0.0]
     assert np.isnan(got[np.isnan(y)]).all()
+
+
+def test_half_one_plus_tanh_is_logistic_exactly(monkeypatch: pytest.MonkeyPatch) -> None:
+    """tanh-GELU's `0.5 (1 + tanh(c u))` expanded as `logistic((2c) u)` (no `y + y`, no
+    doubling and halving, exp's argument clamped from below only) gives bitwise the
+    results of the full `0.5 (2 logistic(y + y))`, specials and subnormals included."""
+    import lowering.math_approximation as approximation
+    from lowering.math_approximation import exp_log
+    from xla_tools import compile
+    from xla_tools.math_accuracy import sample
+
+    n = N + 37
+    t = f"tensor<{n}xf32>"
+
+    def program(name: str) -> str:
+        return (
+            f"func.func @{name}(%u: {t}) -> {t} {{\n"
+            f"  %c = stablehlo.constant dense<0.797884583> : {t}\n"
+            f"  %one = stablehlo.constant dense<1.0> : {t}\n"
+            f"  %half = stablehlo.constant dense<0.5> : {t}\n"
+            f"  %y = stablehlo.multiply %u, %c : {t}\n"
+            f"  %th = stablehlo.tanh %y : {t}\n"
+            f"  %s = stablehlo.add %one, %th : {t}\n"
+            f"  %r = stablehlo.multiply %half, %s : {t}\n"
+            f"  func.return %r : {t}\n}}\n"
+        )
+
+    u = sample(n, seed=11, domain=(-60.0, 60.0))[:n]
+    u[:8] = [0.0, -0.0, 1e-45, -1e-45, 1.5e-38, -1.5e-38, 3e38, -3e38]
+    fast = compile(program("fast"), "fast")(u)
+    monkeypatch.setattr(approximation, "_halved", lambda add: None)
+    monkeypatch.setattr(approximation, "_times_constant", lambda value: None)
+    monkeypatch.setattr(exp_log, "not_positive", lambda x: False)
+    full = compile(program("full"), "full")(u)
+    assert np.array_equal(fast.view(np.uint32), full.view(np.uint32))

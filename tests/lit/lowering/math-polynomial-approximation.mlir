@@ -252,3 +252,39 @@ func.func @tanh_used_twice(%y: f32) -> (f32, f32, f32) {
   %s = arith.addf %two, %u : f32
   func.return %r, %t, %s : f32, f32, f32
 }
+
+// -----
+
+// tanh-GELU's `0.5 (1 + tanh(c u))`: 2y of y = c u is one multiply by 2c (no
+// `y + y`), and the half of `2 logistic(2y)` is logistic(2y) itself (no doubling
+// and halving: the 0.5 multiply is gone); exp's argument -|2y| is clamped only
+// from below (no compare with 89). The other tanh (no 0.5 after it) keeps the doubling.
+// NATIVE-LABEL: func.func @half_one_plus_tanh
+// NATIVE-NOT:     math.tanh
+// NATIVE:         %[[C2:.*]] = arith.constant 1.600000e+00 : f32
+// NATIVE:         %[[Y2:.*]] = arith.mulf %u, %[[C2]] : f32
+// NATIVE-NOT:     arith.addf
+// NATIVE:         %[[A:.*]] = math.absf %[[Y2]] : f32
+// NATIVE:         %[[N:.*]] = arith.negf %[[A]] : f32
+// NATIVE:         arith.cmpf olt, %[[N]], %{{.*}} : f32
+// NATIVE-NOT:     8.900000e+01
+// NATIVE:         %[[Q:.*]] = arith.divf
+// NATIVE-NOT:     arith.mulf
+// NATIVE:         arith.addf %y2, %y2 : f32
+// NATIVE:         %[[Q2:.*]] = arith.divf
+// NATIVE:         %[[D:.*]] = arith.mulf %{{.*}}, %[[Q2]] : f32
+// NATIVE:         func.return %[[Q]], %[[D]] : f32, f32
+func.func @half_one_plus_tanh(%u: f32, %v: f32) -> (f32, f32) {
+  %c = arith.constant 0.8 : f32
+  %one = arith.constant 1.0 : f32
+  %half = arith.constant 0.5 : f32
+  %y = arith.mulf %u, %c : f32
+  %t = math.tanh %y : f32
+  %s = arith.addf %one, %t : f32
+  %r = arith.mulf %half, %s : f32
+  %z = arith.addf %v, %v : f32
+  %y2 = arith.subf %z, %v : f32
+  %t2 = math.tanh %y2 : f32
+  %s2 = arith.addf %t2, %one : f32
+  func.return %r, %s2 : f32, f32
+}
