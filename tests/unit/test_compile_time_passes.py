@@ -1,7 +1,8 @@
 """The passes rewritten for compile time give xDSL's results: on JAX exports lowered
 to the step before each, the project's `lower-affine` prints the same module as xDSL's
 `lower-affine`, and `apply_once` the same as xDSL's walker without `apply_recursively`;
-`outline-loop-nests` calling the kernel made before for a nest that would be identical
+`convert-to-llvm` (one round of the greedy walker, the casts reconciled on their own)
+the module of xDSL's walker and reconciliation; `outline-loop-nests` calling the kernel made before for a nest that would be identical
 to it gives, after `merge-identical-functions`, the module of outlining every nest; `verify_all`
 verifies an `xla` op like one verified before only once, and still reports every op that
 fails."""
@@ -98,3 +99,27 @@ def test_verify_all_verifies_a_repeated_op_once_and_reports_each_failure(monkeyp
         f"t.mlir:{line}:3: error: 'xla.add' op rhs element type i32 differs from lhs element type f32" for line in (4, 5)
     ]
     assert len(verified) == 3
+
+
+@pytest.mark.parametrize("name", [*PROGRAMS, "gpt_forward", "mlp"])
+def test_convert_to_llvm_one_round_prints_what_xdsls_walker_prints(name: str) -> None:
+    """`convert-to-llvm` with `OneRoundWalker` and the casts-only reconciliation gives
+    the module of xDSL's walker (confirming rounds included) and xDSL's
+    `reconcile_unrealized_casts`."""
+    from xdsl.transforms.reconcile_unrealized_casts import (
+        reconcile_unrealized_casts as xdsl_reconcile,
+    )
+
+    from lowering.pattern_dispatch import TypeDispatchingApplier
+    from lowering.to_llvm import ConvertToLLVMPass, all_patterns
+    from lowering.to_llvm.common import convert_all_block_arguments
+
+    module, ctx = _lowered_to(name, "convert-to-llvm")
+    theirs = module.clone()
+    ConvertToLLVMPass().apply(ctx, module)
+    PatternRewriteWalker(TypeDispatchingApplier(all_patterns()), apply_recursively=True).rewrite_module(theirs)
+    convert_all_block_arguments(theirs)
+    xdsl_reconcile(theirs, warn_on_failure=False)
+    assert "unrealized_conversion_cast" not in str(module)
+    assert "llvm.call" in str(module)
+    assert str(module) == str(theirs)
