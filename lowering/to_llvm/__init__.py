@@ -37,7 +37,7 @@ def all_patterns() -> list[RewritePattern]:
 
     # index_cast is part of the arith patterns
     return [
-        *func_patterns(), *memref_patterns(), *vector_patterns(), *arith_patterns(), *math_patterns(), *cf_patterns(),
+        *func_patterns(glue=True), *memref_patterns(), *vector_patterns(), *arith_patterns(), *math_patterns(), *cf_patterns(),
         *complex_patterns(),
     ]
 

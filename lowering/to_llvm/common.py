@@ -58,7 +58,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Block, Dialect, Operation, SSAValue
+from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -81,7 +81,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.printer import Printer
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import IsTerminator, Pure
-from xdsl.transforms.reconcile_unrealized_casts import reconcile_unrealized_casts
+from xdsl.transforms.reconcile_unrealized_casts import ReconcileUnrealizedCastsPattern
 from xdsl.utils.exceptions import VerifyException
 
 from lowering.pattern_dispatch import TypeDispatchingApplier  # the greedy applier, by op type
@@ -682,12 +682,46 @@ def register_llvm_extensions(ctx: Context) -> None:
 # ---------------------------------------------------------------------------
 
 
+class OneRoundWalker(PatternRewriteWalker):
+    """xDSL's greedy walker (`apply_recursively=True`: every op the rewrites insert,
+    modify or hand new operands to goes back on the worklist) without its confirming
+    rounds: after a round that changed anything, xDSL's walker puts every op of the
+    module on the worklist again and runs another round, which for the conversions
+    here finds nothing left to do (anything a round left unconverted is reported by
+    `_check_fully_lowered`), at the cost of a second visit of every op (a tenth of
+    `convert-to-llvm` on the JAX exports). Uses the walker's worklist methods (xDSL
+    is pinned)."""
+
+    def rewrite_region(self, region: Region) -> bool:
+        listener = self._get_rewriter_listener()  # pyright: ignore[reportPrivateUsage]
+        self._populate_worklist(region)  # pyright: ignore[reportPrivateUsage]
+        return self._process_worklist(listener)  # pyright: ignore[reportPrivateUsage]
+
+
+def reconcile_unrealized_casts(module: ModuleOp) -> None:
+    """xDSL's `reconcile_unrealized_casts` (its pattern: remove each chain of casts
+    that converts back to where it began), applied to the casts only: xDSL's pass puts
+    every op of the module on a greedy walker's worklist, twice (a tenth of
+    `convert-to-llvm`). Each cast is tried in walk order, as xDSL's walker tries
+    them, and the whole is repeated while a sweep removes anything."""
+    pattern = ReconcileUnrealizedCastsPattern(warn_on_failure=False)
+    while True:
+        casts = [op for op in module.walk() if isinstance(op, UnrealizedConversionCastOp)]
+        changed = False
+        for cast in casts:
+            if cast.parent is None:
+                continue
+            rewriter = PatternRewriter(cast)
+            pattern.match_and_rewrite(cast, rewriter)
+            changed |= rewriter.has_done_action
+        if not changed:
+            return
+
+
 def apply_patterns(module: ModuleOp, patterns: Sequence[RewritePattern], *, reconcile: bool = True) -> None:
-    PatternRewriteWalker(
-        TypeDispatchingApplier(list(patterns)), apply_recursively=True
-    ).rewrite_module(module)
+    OneRoundWalker(TypeDispatchingApplier(list(patterns)), apply_recursively=True).rewrite_module(module)
     if reconcile:
-        reconcile_unrealized_casts(module, warn_on_failure=False)
+        reconcile_unrealized_casts(module)
 
 
 class ConversionPass(ModulePass):
@@ -704,7 +738,7 @@ class ConversionPass(ModulePass):
         register_llvm_extensions(ctx)
         apply_patterns(op, self.patterns(), reconcile=False)
         self.finalize(op)
-        reconcile_unrealized_casts(op, warn_on_failure=False)
+        reconcile_unrealized_casts(op)
 
 
 def convert_all_block_arguments(module: ModuleOp) -> None:

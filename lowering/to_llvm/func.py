@@ -27,6 +27,12 @@ from xla_dialect.diagnostics import LoweringError
 
 
 class FuncLowering(RewritePattern):
+    """`glue`: also lower the function's allocations, frees and calls at once
+    (`lowering/to_llvm/glue.py`; `convert-to-llvm` only, whose patterns lower the rest)."""
+
+    def __init__(self, glue: bool = False) -> None:
+        self.glue = glue
+
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: func.FuncOp, rewriter: PatternRewriter, /) -> None:
         ft = convert_function_type(op.function_type, op)
@@ -58,6 +64,10 @@ class FuncLowering(RewritePattern):
         if body.blocks:
             convert_block_arguments(body.blocks.first, rewriter)  # type: ignore[arg-type]
         rewriter.replace(op, new, [])
+        if self.glue:
+            from lowering.to_llvm.glue import lower_glue
+
+            lower_glue(new.body, rewriter)
 
 
 class CallLowering(RewritePattern):
@@ -84,8 +94,10 @@ class ReturnLowering(RewritePattern):
         rewriter.replace(op, llvm.ReturnOp(args[0] if args else None), [])
 
 
-def func_patterns() -> list[RewritePattern]:
-    return [FuncLowering(), CallLowering(), ReturnLowering()]
+def func_patterns(glue: bool = False) -> list[RewritePattern]:
+    """`glue`: `FuncLowering` lowers each function's allocations, frees and calls too
+    (for `convert-to-llvm`, whose memref patterns would lower them otherwise)."""
+    return [FuncLowering(glue), CallLowering(), ReturnLowering()]
 
 
 class ConvertFuncToLLVMPass(ConversionPass):

@@ -290,21 +290,35 @@ CACHED_FREE = "__xla_free"
 """Freed by `__xla_free`, which passes pointers it did not hand out to `free`."""
 
 
+def alloc_plan(op: memref.AllocOp) -> tuple[int, int]:
+    """The alignment and the byte size `op` allocates (a `LoweringError` for what the
+    lowering refuses)."""
+    t = _memref_type(op.memref, op)
+    if op.dynamic_sizes:
+        raise LoweringError("memref.alloc with dynamic sizes is not supported", op)
+    alignment = max(ALLOC_ALIGNMENT, op.alignment.value.data if op.alignment else 0)
+    size = max(alignment, -(-_byte_size(t) // alignment) * alignment)
+    if size > (1 << 63) - 1:  # an i64 size would wrap: a tiny buffer, then overruns
+        raise LoweringError(f"memref.alloc of {size} bytes exceeds the 64-bit size range", op)
+    return alignment, size
+
+
+def alloc_ops(op: memref.AllocOp, plan: tuple[int, int], rewriter: PatternRewriter) -> tuple[list[Operation], SSAValue]:
+    """The llvm ops allocating `op`'s buffer (`alloc_plan(op)`: alignment and size) and
+    the pointer; the checked allocator and the site string are added to the module."""
+    alignment, size = plan
+    allocator = _checked(op, CACHED_ALLOC if size >= LARGE_ALLOCATION else "aligned_alloc", rewriter)
+    c_align, c_size = int_constant(alignment), int_constant(size)
+    site = _site(op, rewriter)
+    call = llvm.CallOp(symbol_ref(allocator), c_align.result, c_size.result, site[-1].results[0], return_type=PTR)
+    return [c_align, c_size, *site, call], call.returned  # pyright: ignore[reportReturnType]
+
+
 class AllocLowering(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: memref.AllocOp, rewriter: PatternRewriter, /) -> None:
-        t = _memref_type(op.memref, op)
-        if op.dynamic_sizes:
-            raise LoweringError("memref.alloc with dynamic sizes is not supported", op)
-        alignment = max(ALLOC_ALIGNMENT, op.alignment.value.data if op.alignment else 0)
-        size = max(alignment, -(-_byte_size(t) // alignment) * alignment)
-        if size > (1 << 63) - 1:  # an i64 size would wrap: a tiny buffer, then overruns
-            raise LoweringError(f"memref.alloc of {size} bytes exceeds the 64-bit size range", op)
-        allocator = _checked(op, CACHED_ALLOC if size >= LARGE_ALLOCATION else "aligned_alloc", rewriter)
-        c_align, c_size = int_constant(alignment), int_constant(size)
-        site = _site(op, rewriter)
-        call = llvm.CallOp(symbol_ref(allocator), c_align.result, c_size.result, site[-1].results[0], return_type=PTR)
-        replace_with_llvm(op, [c_align, c_size, *site, call], [call.returned], rewriter)  # type: ignore[list-item]
+        ops, ptr = alloc_ops(op, alloc_plan(op), rewriter)
+        replace_with_llvm(op, ops, [ptr], rewriter)
 
 
 SITE_PREFIX = "__xla_alloc_site."
@@ -409,9 +423,14 @@ class DeallocLowering(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: memref.DeallocOp, rewriter: PatternRewriter, /) -> None:
         ptr = llvm_operand(op.memref, rewriter, op)
-        release = "free" if _allocated_by(ptr) == "aligned_alloc" else CACHED_FREE
-        ensure_function(op, release, [PTR], llvm.LLVMVoidType(), rewriter)
-        rewriter.replace(op, llvm.CallOp(symbol_ref(release), ptr), [])
+        rewriter.replace(op, free_op(op, ptr, rewriter), [])
+
+
+def free_op(op: memref.DeallocOp, ptr: SSAValue, rewriter: PatternRewriter) -> Operation:
+    """The call freeing `ptr` (`op`'s buffer); the function is declared in the module."""
+    release = "free" if _allocated_by(ptr) == "aligned_alloc" else CACHED_FREE
+    ensure_function(op, release, [PTR], llvm.LLVMVoidType(), rewriter)
+    return llvm.CallOp(symbol_ref(release), ptr)
 
 
 def _allocated_by(ptr: SSAValue) -> str | None:

@@ -1,7 +1,9 @@
 """The passes rewritten for compile time give xDSL's results: on JAX exports lowered
 to the step before each, the project's `lower-affine` prints the same module as xDSL's
 `lower-affine`, and `apply_once` the same as xDSL's walker without `apply_recursively`;
-`outline-loop-nests` calling the kernel made before for a nest that would be identical
+`convert-to-llvm` (one round of the greedy walker, the casts reconciled on their own)
+the module of xDSL's walker and reconciliation, and with the entry's allocations, frees and
+calls lowered in one sweep the module of the patterns; `outline-loop-nests` calling the kernel made before for a nest that would be identical
 to it gives, after `merge-identical-functions`, the module of outlining every nest; `verify_all`
 verifies an `xla` op like one verified before only once, and still reports every op that
 fails."""
@@ -12,8 +14,10 @@ from pathlib import Path
 
 import pytest
 from xdsl.context import Context
+from xdsl.dialects import memref
 from xdsl.dialects.builtin import ModuleOp
-from xdsl.pattern_rewriter import PatternRewriteWalker
+from xdsl.ir import Region
+from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker
 from xdsl.transforms.lower_affine import LowerAffinePass as XdslLowerAffinePass
 
 from lowering.lower_affine import LowerAffinePass
@@ -98,3 +102,51 @@ def test_verify_all_verifies_a_repeated_op_once_and_reports_each_failure(monkeyp
         f"t.mlir:{line}:3: error: 'xla.add' op rhs element type i32 differs from lhs element type f32" for line in (4, 5)
     ]
     assert len(verified) == 3
+
+
+@pytest.mark.parametrize("name", [*PROGRAMS, "gpt_forward", "mlp"])
+def test_convert_to_llvm_one_round_prints_what_xdsls_walker_prints(name: str) -> None:
+    """`convert-to-llvm` with `OneRoundWalker` and the casts-only reconciliation gives
+    the module of xDSL's walker (confirming rounds included) and xDSL's
+    `reconcile_unrealized_casts`."""
+    from xdsl.transforms.reconcile_unrealized_casts import (
+        reconcile_unrealized_casts as xdsl_reconcile,
+    )
+
+    from lowering.pattern_dispatch import TypeDispatchingApplier
+    from lowering.to_llvm import ConvertToLLVMPass, all_patterns
+    from lowering.to_llvm.common import convert_all_block_arguments
+
+    module, ctx = _lowered_to(name, "convert-to-llvm")
+    theirs = module.clone()
+    ConvertToLLVMPass().apply(ctx, module)
+    PatternRewriteWalker(TypeDispatchingApplier(all_patterns()), apply_recursively=True).rewrite_module(theirs)
+    convert_all_block_arguments(theirs)
+    xdsl_reconcile(theirs, warn_on_failure=False)
+    assert "unrealized_conversion_cast" not in str(module)
+    assert "llvm.call" in str(module)
+    assert str(module) == str(theirs)
+
+
+@pytest.mark.parametrize("name", ["gpt_forward", "mlp", "mlp_grad", "linalg_f32", "rng"])
+def test_convert_to_llvm_glue_sweep_prints_what_the_patterns_print(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
+    """`convert-to-llvm` lowering the entry's allocations, frees and calls in one sweep
+    (`lowering/to_llvm/glue.py`) gives the module the patterns give op by op."""
+    from lowering.to_llvm import ConvertToLLVMPass, glue
+
+    module, ctx = _lowered_to(name, "convert-to-llvm")
+    theirs = module.clone()
+    swept: list[bool] = []
+    sweep = glue.lower_glue
+
+    def spy(body: Region, rewriter: PatternRewriter) -> None:
+        before = sum(isinstance(op, memref.AllocOp) for op in body.walk())
+        sweep(body, rewriter)
+        swept.append(before > 0 and not any(isinstance(op, memref.AllocOp) for op in body.walk()))
+
+    monkeypatch.setattr(glue, "lower_glue", spy)
+    ConvertToLLVMPass().apply(ctx, module)
+    assert any(swept)
+    monkeypatch.setattr(glue, "lower_glue", lambda body, rewriter: None)
+    ConvertToLLVMPass().apply(ctx, theirs)
+    assert str(module) == str(theirs)
