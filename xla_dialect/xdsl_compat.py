@@ -16,6 +16,8 @@ from __future__ import annotations
 
 import math
 import struct
+from collections.abc import Callable
+from typing import Any
 
 from xdsl.dialects.builtin import (
     AnyFloat,
@@ -162,6 +164,25 @@ def install_mlir_printing() -> None:
     Printer._xla_mlir_printing = True  # pyright: ignore[reportAttributeAccessIssue]
 
 
+def _memoized(original: Callable[[Any], Any]) -> Callable[[Any], Any]:
+    """`original` of one argument, its result built once per (hashable) argument value;
+    an unhashable argument goes to `original` each time. Marked `_xla_cached`, so that
+    an installer finds it installed."""
+    built: dict[object, object] = {}
+
+    def cached(argument: Any) -> Any:
+        try:
+            return built[argument]
+        except KeyError:
+            built[argument] = result = original(argument)
+            return result
+        except TypeError:
+            return original(argument)
+
+    cached._xla_cached = True  # type: ignore[attr-defined]
+    return cached
+
+
 def install_cached_literal_constraint() -> None:
     """Build the constraint xDSL 0.74 checks a `dense<...>` literal's type against once:
     its parser calls `base(RankedStructure[...])` for every literal, which rebuilds the
@@ -171,19 +192,7 @@ def install_cached_literal_constraint() -> None:
     original = attribute_parser.base
     if getattr(original, "_xla_cached", False):
         return
-    built: dict[object, object] = {}
-
-    def base(constraint):  # type: ignore[no-untyped-def]
-        try:
-            return built[constraint]
-        except KeyError:
-            built[constraint] = result = original(constraint)
-            return result
-        except TypeError:  # an unhashable argument
-            return original(constraint)
-
-    base._xla_cached = True  # type: ignore[attr-defined]
-    attribute_parser.base = base  # pyright: ignore[reportAttributeAccessIssue]
+    attribute_parser.base = _memoized(original)  # pyright: ignore[reportAttributeAccessIssue]
 
 
 def install_cached_hint_constraints() -> None:
@@ -200,18 +209,12 @@ def install_cached_hint_constraints() -> None:
     original = xdsl.irdl.irdl_to_attr_constraint
     if getattr(original, "_xla_cached", False):
         return
-    built: dict[object, object] = {}
+    cached = _memoized(original)
 
     def irdl_to_attr_constraint(irdl, *, allow_type_var=False):  # type: ignore[no-untyped-def]
         if allow_type_var or get_origin(irdl) is None:
             return original(irdl, allow_type_var=allow_type_var)
-        try:
-            return built[irdl]
-        except KeyError:
-            built[irdl] = result = original(irdl)
-            return result
-        except TypeError:  # an unhashable hint
-            return original(irdl)
+        return cached(irdl)
 
     irdl_to_attr_constraint._xla_cached = True  # type: ignore[attr-defined]
     xdsl.irdl.irdl_to_attr_constraint = irdl_to_attr_constraint  # pyright: ignore[reportAttributeAccessIssue]
