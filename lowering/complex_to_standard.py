@@ -96,32 +96,34 @@ class _Emitter:
         """The op being rewritten (to find its module, for shared helper functions)."""
         self.constants: dict[float, SSAValue] = {}
 
-    def r(self, op: Operation) -> SSAValue:
+    def place(self, op: Operation) -> Operation:
+        """Insert `op` where this emitter's ops go."""
         if self.block is not None:
             self.block.add_op(op)
-            return op.results[0]
-        return self.rewriter.insert(op).results[0]
+            return op
+        return self.rewriter.insert(op)
 
-    def branch(self, cond: SSAValue, then: Callable[[_Emitter], SSAValue], otherwise: SSAValue) -> SSAValue:
+    def r(self, op: Operation) -> SSAValue:
+        return self.place(op).results[0]
+
+    def branch_values(
+        self, cond: SSAValue, then: Callable[[_Emitter], Sequence[SSAValue]], otherwise: Sequence[SSAValue]
+    ) -> Sequence[SSAValue]:
         """`then(...)` computed only where `cond` holds (an `scf.if`), else `otherwise`."""
-        then_block, else_block = Block(), Block()
-        inner = _Emitter(self.rewriter, self.t, then_block, self.anchor)
-        then_block.add_op(scf.YieldOp(then(inner)))
-        else_block.add_op(scf.YieldOp(otherwise))
-        return self.r(scf.IfOp(cond, [otherwise.type], Region(then_block), Region(else_block)))
-
-    def branch2(self, cond: SSAValue, then: Callable[[_Emitter], Parts], otherwise: Parts) -> Parts:
-        """`branch` for a pair of values."""
         then_block, else_block = Block(), Block()
         inner = _Emitter(self.rewriter, self.t, then_block, self.anchor)
         then_block.add_op(scf.YieldOp(*then(inner)))
         else_block.add_op(scf.YieldOp(*otherwise))
-        op = scf.IfOp(cond, [v.type for v in otherwise], Region(then_block), Region(else_block))
-        if self.block is not None:
-            self.block.add_op(op)
-        else:
-            self.rewriter.insert(op)
-        return op.results[0], op.results[1]
+        return self.place(scf.IfOp(cond, [v.type for v in otherwise], Region(then_block), Region(else_block))).results
+
+    def branch(self, cond: SSAValue, then: Callable[[_Emitter], SSAValue], otherwise: SSAValue) -> SSAValue:
+        """`branch_values` for one value."""
+        return self.branch_values(cond, lambda inner: [then(inner)], [otherwise])[0]
+
+    def branch2(self, cond: SSAValue, then: Callable[[_Emitter], Parts], otherwise: Parts) -> Parts:
+        """`branch_values` for a pair of values."""
+        re, im = self.branch_values(cond, then, otherwise)
+        return re, im
 
     def interleave(self, first: Callable[[_Emitter], T], second: Callable[[_Emitter], U]) -> tuple[T, U]:
         """Two independent computations, their ops emitted interleaved in proportion to
@@ -137,10 +139,7 @@ class _Emitter:
         for _, k, i in order:
             op = lists[k][i]
             op.detach()
-            if self.block is not None:
-                self.block.add_op(op)
-            else:
-                self.rewriter.insert(op)
+            self.place(op)
         return results
 
     def c(self, value: float) -> SSAValue:
