@@ -67,6 +67,12 @@ def _simplify() -> type[ModulePass]:
     return SimplifyPass
 
 
+def _outline_repeats() -> type[ModulePass]:
+    from passes.outline_repeats import OutlineRepeatsPass
+
+    return OutlineRepeatsPass
+
+
 def _inline_run_parallel() -> type[ModulePass]:
     from passes.inline_run_parallel import InlineRunParallelPass
 
@@ -80,6 +86,7 @@ DIALECT_PASSES: dict[str, PassFactory] = {
     "xla-drop-shardings": _drop_shardings,
     "xla-expose-checks": _expose_checks,
     "xla-inline-run-parallel": _inline_run_parallel,
+    "xla-outline-repeats": _outline_repeats,
     "xla-simplify": _simplify,
 }
 """Passes over the `xla` dialect itself, by name."""
@@ -373,6 +380,7 @@ LOWERING_PASSES: dict[str, PassFactory] = {
 
 LOWER_TO_LLVM: tuple[str, ...] = (
     "xla-drop-shardings",
+    "xla-outline-repeats",
     "xla-decompose-chlo",
     "xla-decompose-batch-norm",
     "xla-decompose-lapack",
