@@ -7,6 +7,7 @@ do (`#stablehlo<comparison_direction LT>`). Structs print as keyword lists,
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Sequence
 from typing import ClassVar
@@ -168,6 +169,21 @@ def int_list(values: Sequence[int]) -> IntList:
     return ArrayAttr(IntAttr(v) for v in values)
 
 
+@functools.cache
+def _field_defaults() -> dict[str, Attribute]:
+    """The default of each kind of `KeywordStructAttr` field (attributes are immutable:
+    built once, not once per field of every struct read)."""
+    from xdsl.dialects.builtin import NoneAttr
+
+    return {
+        "ints": int_list([]),
+        "int": IntAttr(0),
+        "bool": IntAttr(0),
+        "attr": NoneAttr(),
+        "float": FloatAttr(0.0, f64),
+    }
+
+
 class KeywordStructAttr(ParametrizedAttribute):
     """A struct attribute written `<key = value, ...>`.
 
@@ -186,15 +202,7 @@ class KeywordStructAttr(ParametrizedAttribute):
 
     @classmethod
     def _default(cls, kind: str) -> Attribute:
-        from xdsl.dialects.builtin import NoneAttr
-
-        return {
-            "ints": int_list([]),
-            "int": IntAttr(0),
-            "bool": IntAttr(0),
-            "attr": NoneAttr(),
-            "float": FloatAttr(0.0, f64),
-        }[kind]
+        return _field_defaults()[kind]
 
     @classmethod
     def parse_parameters(cls, parser: AttrParser) -> Sequence[Attribute]:
