@@ -49,6 +49,11 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import ConstantLike
 
+from xla_dialect.ops.contraction import DotGeneralOp, DotOp
+from xla_dialect.ops.convolution import ConvolutionOp
+from xla_dialect.ops.elementwise import ELEMENTWISE_OPS
+from xla_dialect.ops.shape import BroadcastInDimOp, BroadcastOp, ReshapeOp, TransposeOp
+
 _CANDIDATE_PERIODS = 8
 """How many of the most common distances between equal keys are tried as periods."""
 
@@ -165,11 +170,14 @@ def _region_key(op: Operation) -> Hashable:
 
 @dataclass(frozen=True)
 class Run:
-    """`count` consecutive repeats of `period` ops, the first at `start`."""
+    """`count` consecutive repeats of `period` ops, the first at `start`, in a periodic
+    stretch of `length` ops from `start` (up to `period - 1` more than the repeats:
+    the run may start at any of those first ops)."""
 
     start: int
     period: int
     count: int
+    length: int
 
     @property
     def saved(self) -> int:
@@ -201,10 +209,59 @@ def find_run(keys: Sequence[Hashable], min_period: int = 2) -> Run | None:
             continue
         lengths = ends - starts
         longest = int(np.argmax(lengths))
-        run = Run(int(starts[longest]), period, (int(lengths[longest]) + period) // period)
+        stretch = int(lengths[longest]) + period
+        run = Run(int(starts[longest]), period, stretch // period, stretch)
         if run.count >= 2 and (best is None or run.saved > best.saved):
             best = run
     return best
+
+
+_CONTRACTIONS: tuple[type[Operation], ...] = (DotOp, DotGeneralOp, ConvolutionOp)
+"""A repeat must hold one: a layer's work then outweighs the call, and a run of
+element-wise ops (which fusion makes one loop) is never cut into calls."""
+
+_FUSIBLE: tuple[type[Operation], ...] = (*ELEMENTWISE_OPS, BroadcastInDimOp, BroadcastOp, ReshapeOp, TransposeOp)
+
+_BROKEN_FUSION = 100
+"""What a cut costs for each value it passes from one fusible op to another (the
+fusion into one loop is lost), against 1 for any other value it passes."""
+
+
+def place_run(keys: _Keys, run: Run) -> Run | None:
+    """Where in its periodic stretch a run is best cut into repeats: the phase whose
+    cuts break the fewest fusions of element-wise producers with element-wise
+    consumers, then pass the fewest values, then keep the most repeats. None when the
+    repeats hold no contraction or convolution."""
+    ops = keys.ops
+    if not any(isinstance(ops[run.start + i], _CONTRACTIONS) for i in range(run.period)):
+        return None
+    # change[b]: what a cut before the stretch's op b costs, as a difference array:
+    # a value from op d to op u (d < u) crosses the cuts d+1..u (from before the
+    # stretch: from its first cut on)
+    change = [0] * (run.length + 1)
+    for u in range(run.length):
+        user = ops[run.start + u]
+        for use in keys.uses[run.start + u]:
+            value = use.value
+            where = keys.position.get(value.op) if isinstance(value, OpResult) else None
+            if where is None or where < run.start - run.period:
+                continue
+            d = max(where - run.start, -1)
+            if d >= u:
+                continue
+            weight = _BROKEN_FUSION if isinstance(value.op, _FUSIBLE) and isinstance(user, _FUSIBLE) else 1
+            change[d + 1] += weight
+            change[u + 1] -= weight
+    best: tuple[int, int, int] | None = None
+    cost = 0
+    for b in range(run.period):
+        cost += change[b]
+        count = (run.length - b) // run.period
+        if count >= 2 and (best is None or (cost, -count) < best[:2]):
+            best = (cost, -count, b)
+    assert best is not None  # b = 0 keeps the run's own count, at least 2
+    _, count, b = best
+    return Run(run.start + b, run.period, -count, run.length - b)
 
 
 class _Outliner:
@@ -323,6 +380,8 @@ def outline_repeats(module: ModuleOp, min_ops: int = 64, min_period: int = 2) ->
             ops = [op for op in block.ops if op is not block.last_op]
             keys = _Keys(ops)
             run = find_run(keys.keys, min_period)
+            if run is not None:
+                run = place_run(keys, run)
             if run is None or run.saved < min_ops:
                 break
             outliner = _Outliner(fn, keys, run, _unique_name(names, f"{fn.sym_name.data}.repeat"))
@@ -346,4 +405,4 @@ class OutlineRepeatsPass(ModulePass):
         outline_repeats(op, self.min_ops)
 
 
-__all__ = ["OutlineRepeatsPass", "Run", "find_run", "outline_repeats"]
+__all__ = ["OutlineRepeatsPass", "Run", "find_run", "outline_repeats", "place_run"]

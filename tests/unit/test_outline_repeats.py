@@ -19,8 +19,8 @@ def _is_run(keys: list[int], run: Run) -> bool:
 @pytest.mark.parametrize(
     ("keys", "expected"),
     [
-        ([1, 2, 3] * 5, Run(0, 3, 5)),
-        ([9, 9, 1, 2, 3, 4] + [5, 6, 7, 8] * 3 + [0], Run(6, 4, 3)),
+        ([1, 2, 3] * 5, Run(0, 3, 5, 15)),
+        ([9, 9, 1, 2, 3, 4] + [5, 6, 7, 8] * 3 + [0], Run(6, 4, 3, 12)),
         ([1, 2, 3, 4, 5, 6], None),
         ([], None),
     ],
@@ -89,12 +89,15 @@ def test_outlined_mlp_computes_the_unrolled_one() -> None:
 
 def test_values_read_after_the_run_are_results() -> None:
     """Each block's sum is read after the run: the function returns it too."""
-    blocks, t = 24, "tensor<8xf32>"
-    lines = [f"func.func @main(%x: {t}, %y: {t}) -> ({t}, tensor<f32>) {{", "  %zero = stablehlo.constant dense<0.0> : tensor<f32>"]
+    blocks, t, m = 24, "tensor<8xf32>", "tensor<8x8xf32>"
+    lines = [
+        f"func.func @main(%x: {t}, %y: {t}, %w: {m}) -> ({t}, tensor<f32>) {{",
+        "  %zero = stablehlo.constant dense<0.0> : tensor<f32>",
+    ]
     x = "%x"
     for i in range(blocks):
         lines += [
-            f"  %m{i} = stablehlo.multiply {x}, %y : {t}",
+            f"  %m{i} = stablehlo.dot_general {x}, %w, contracting_dims = [0] x [0] : ({t}, {m}) -> {t}",
             f"  %a{i} = stablehlo.add %m{i}, %y : {t}",
             f"  %q{i} = stablehlo.sine %a{i} : {t}",
             f"  %s{i} = stablehlo.reduce(%q{i} init: %zero) applies stablehlo.add across dimensions = [0] : ({t}, tensor<f32>) -> tensor<f32>",
@@ -111,10 +114,24 @@ def test_values_read_after_the_run_are_results() -> None:
     module.verify()
     rng = np.random.default_rng(5)
     x0, y = rng.standard_normal(8).astype(np.float32), rng.standard_normal(8).astype(np.float32) * 0.5
-    out, sums = compile(text)(x0, y)
+    w = rng.standard_normal((8, 8)).astype(np.float32) * 0.3
+    out, sums = compile(text)(x0, y, w)
     value, expected_sums = x0.astype(np.float64), []
     for _ in range(blocks):
-        value = np.sin(value * y + y)
+        value = np.sin(value @ w.astype(np.float64) + y)
         expected_sums.append(value.sum())
-    np.testing.assert_allclose(out, value, rtol=1e-5, atol=1e-6)
-    np.testing.assert_allclose(sums, sum(expected_sums), rtol=1e-4, atol=1e-5)
+    np.testing.assert_allclose(out, value, rtol=1e-5, atol=1e-5)
+    np.testing.assert_allclose(sums, sum(expected_sums), rtol=1e-4, atol=1e-4)
+
+
+def test_element_wise_repeats_stay() -> None:
+    """A long element-wise chain (no contraction) is one fused loop: not outlined."""
+    t = "tensor<8xf32>"
+    lines = [f"func.func @main(%x: {t}, %y: {t}) -> {t} {{"]
+    x = "%x"
+    for i in range(100):
+        lines += [f"  %a{i} = stablehlo.add {x}, %y : {t}", f"  %b{i} = stablehlo.tanh %a{i} : {t}"]
+        x = f"%b{i}"
+    lines += [f"  return {x} : {t}", "}"]
+    module = parse_module("\n".join(lines))
+    assert outline_repeats(module) == []

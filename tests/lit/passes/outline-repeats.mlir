@@ -52,35 +52,38 @@ func.func @main(%x: tensor<2x4xf32>, %w0: tensor<4x4xf32>, %b0: tensor<4xf32>, %
 
 // Blocks whose sum (a reduce with a body) is used after the run, and a constant
 // shared from the top, which is cloned into the function. %y is read by every
-// block twice: one argument.
+// block, and so is %w: one argument each. The repeats are cut before the dot, the
+// one place where no element-wise fusion is lost.
 // CHECK-LABEL: func.func @shared(
-// CHECK:         %0 = xla.multiply %x, %y
-// CHECK-NEXT:    %1:2 = func.call @shared.repeat0(%0, %y) : (tensor<8xf32>, tensor<8xf32>) -> (tensor<f32>, tensor<8xf32>)
-// CHECK-NEXT:    %2:2 = func.call @shared.repeat0(%1#1, %y)
-// CHECK-NEXT:    %3 = xla.add %2#1, %y
-// CHECK-NEXT:    %4 = xla.multiply %3, %two
-// CHECK-NEXT:    %s2 = xla.reduce(%4 init: %zero)
-// CHECK-NEXT:    %t0 = xla.add %1#0, %2#0
-// CHECK:       func.func private @shared.repeat0(%0: tensor<8xf32>, %1: tensor<8xf32>) -> (tensor<f32>, tensor<8xf32>) {
+// CHECK:         %0 = xla.dot_general %x, %w
+// CHECK-NEXT:    %1 = xla.add %0, %y
+// CHECK-NEXT:    %2 = xla.multiply %1, %two
+// CHECK-NEXT:    %s0 = xla.reduce(%2 init: %zero)
+// CHECK-NEXT:    %3:2 = func.call @shared.repeat0(%2, %w, %y) : (tensor<8xf32>, tensor<8x8xf32>, tensor<8xf32>) -> (tensor<8xf32>, tensor<f32>)
+// CHECK-NEXT:    %4:2 = func.call @shared.repeat0(%3#0, %w, %y)
+// CHECK-NEXT:    %t0 = xla.add %s0, %3#1
+// CHECK-NEXT:    %t1 = xla.add %t0, %4#1
+// CHECK-NEXT:    func.return %4#0, %t1
+// CHECK:       func.func private @shared.repeat0(%0: tensor<8xf32>, %1: tensor<8x8xf32>, %2: tensor<8xf32>) -> (tensor<8xf32>, tensor<f32>) {
 // CHECK-NEXT:    %two = xla.constant dense<2.000000e+00> : tensor<8xf32>
 // CHECK-NEXT:    %zero = xla.constant dense<0.000000e+00> : tensor<f32>
-// CHECK-NEXT:    %2 = xla.add %0, %1
-// CHECK-NEXT:    %3 = xla.multiply %2, %two
-// CHECK-NEXT:    %s0 = xla.reduce(%3 init: %zero) applies xla.add across dimensions = [0]
-// CHECK-NEXT:    %4 = xla.multiply %3, %1
-// CHECK-NEXT:    func.return %s0, %4 : tensor<f32>, tensor<8xf32>
-func.func @shared(%x: tensor<8xf32>, %y: tensor<8xf32>) -> (tensor<8xf32>, tensor<f32>) {
+// CHECK-NEXT:    %3 = xla.dot_general %0, %1
+// CHECK-NEXT:    %4 = xla.add %3, %2
+// CHECK-NEXT:    %5 = xla.multiply %4, %two
+// CHECK-NEXT:    %s1 = xla.reduce(%5 init: %zero) applies xla.add across dimensions = [0]
+// CHECK-NEXT:    func.return %5, %s1 : tensor<8xf32>, tensor<f32>
+func.func @shared(%x: tensor<8xf32>, %y: tensor<8xf32>, %w: tensor<8x8xf32>) -> (tensor<8xf32>, tensor<f32>) {
   %zero = stablehlo.constant dense<0.0> : tensor<f32>
   %two = stablehlo.constant dense<2.0> : tensor<8xf32>
-  %0 = stablehlo.multiply %x, %y : tensor<8xf32>
+  %0 = stablehlo.dot_general %x, %w, contracting_dims = [0] x [0] : (tensor<8xf32>, tensor<8x8xf32>) -> tensor<8xf32>
   %1 = stablehlo.add %0, %y : tensor<8xf32>
   %2 = stablehlo.multiply %1, %two : tensor<8xf32>
   %s0 = stablehlo.reduce(%2 init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<8xf32>, tensor<f32>) -> tensor<f32>
-  %3 = stablehlo.multiply %2, %y : tensor<8xf32>
+  %3 = stablehlo.dot_general %2, %w, contracting_dims = [0] x [0] : (tensor<8xf32>, tensor<8x8xf32>) -> tensor<8xf32>
   %4 = stablehlo.add %3, %y : tensor<8xf32>
   %5 = stablehlo.multiply %4, %two : tensor<8xf32>
   %s1 = stablehlo.reduce(%5 init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<8xf32>, tensor<f32>) -> tensor<f32>
-  %6 = stablehlo.multiply %5, %y : tensor<8xf32>
+  %6 = stablehlo.dot_general %5, %w, contracting_dims = [0] x [0] : (tensor<8xf32>, tensor<8x8xf32>) -> tensor<8xf32>
   %7 = stablehlo.add %6, %y : tensor<8xf32>
   %8 = stablehlo.multiply %7, %two : tensor<8xf32>
   %s2 = stablehlo.reduce(%8 init: %zero) applies stablehlo.add across dimensions = [0] : (tensor<8xf32>, tensor<f32>) -> tensor<f32>
@@ -95,15 +98,73 @@ func.func @shared(%x: tensor<8xf32>, %y: tensor<8xf32>) -> (tensor<8xf32>, tenso
 // CHECK-LABEL: func.func @differ(
 // CHECK-NOT:     func.call
 // CHECK:         func.return %5
-func.func @differ(%x: tensor<8xf32>) -> tensor<8xf32> {
+func.func @differ(%x: tensor<8xf32>, %w: tensor<8x8xf32>) -> tensor<8xf32> {
   %c0 = stablehlo.constant dense<1.0> : tensor<8xf32>
   %0 = stablehlo.add %x, %c0 : tensor<8xf32>
-  %1 = stablehlo.multiply %0, %0 : tensor<8xf32>
+  %1 = stablehlo.dot_general %0, %w, contracting_dims = [0] x [0] : (tensor<8xf32>, tensor<8x8xf32>) -> tensor<8xf32>
   %c1 = stablehlo.constant dense<2.0> : tensor<8xf32>
   %2 = stablehlo.add %1, %c1 : tensor<8xf32>
-  %3 = stablehlo.multiply %2, %2 : tensor<8xf32>
+  %3 = stablehlo.dot_general %2, %w, contracting_dims = [0] x [0] : (tensor<8xf32>, tensor<8x8xf32>) -> tensor<8xf32>
   %c2 = stablehlo.constant dense<3.0> : tensor<8xf32>
   %4 = stablehlo.add %3, %c2 : tensor<8xf32>
-  %5 = stablehlo.multiply %4, %4 : tensor<8xf32>
+  %5 = stablehlo.dot_general %4, %w, contracting_dims = [0] x [0] : (tensor<8xf32>, tensor<8x8xf32>) -> tensor<8xf32>
   return %5 : tensor<8xf32>
+}
+
+// -----
+
+// Repeats without a contraction or convolution stay: fusion makes an element-wise
+// chain one loop, which calls would cut.
+// CHECK-LABEL: func.func @elementwise(
+// CHECK-NOT:     func.call
+// CHECK:         func.return %5
+func.func @elementwise(%x: tensor<8xf32>, %y: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = stablehlo.add %x, %y : tensor<8xf32>
+  %1 = stablehlo.tanh %0 : tensor<8xf32>
+  %2 = stablehlo.add %1, %y : tensor<8xf32>
+  %3 = stablehlo.tanh %2 : tensor<8xf32>
+  %4 = stablehlo.add %3, %y : tensor<8xf32>
+  %5 = stablehlo.tanh %4 : tensor<8xf32>
+  return %5 : tensor<8xf32>
+}
+
+// -----
+
+// The first block subtracts where the others add, so the periodic stretch starts
+// at its tanh. Cutting there would put each add and the tanh it feeds in different
+// functions; the repeats are cut before the dot instead, which passes one value
+// that no fusion wants.
+// CHECK-LABEL: func.func @phase(
+// CHECK:         %0 = xla.dot_general %x, %w
+// CHECK-NEXT:    %1 = xla.subtract %0, %y
+// CHECK-NEXT:    %2 = xla.tanh %1
+// CHECK-NEXT:    %3 = xla.multiply %2, %y
+// CHECK-NEXT:    %4 = func.call @phase.repeat0(%3, %w, %y)
+// CHECK-NEXT:    %5 = func.call @phase.repeat0(%4, %w, %y)
+// CHECK-NEXT:    %6 = func.call @phase.repeat0(%5, %w, %y)
+// CHECK-NEXT:    func.return %6
+// CHECK:       func.func private @phase.repeat0(%0: tensor<8xf32>, %1: tensor<8x8xf32>, %2: tensor<8xf32>) -> tensor<8xf32> {
+// CHECK-NEXT:    %3 = xla.dot_general %0, %1
+// CHECK-NEXT:    %4 = xla.add %3, %2
+// CHECK-NEXT:    %5 = xla.tanh %4
+// CHECK-NEXT:    %6 = xla.multiply %5, %2
+// CHECK-NEXT:    func.return %6
+func.func @phase(%x: tensor<8xf32>, %w: tensor<8x8xf32>, %y: tensor<8xf32>) -> tensor<8xf32> {
+  %0 = stablehlo.dot_general %x, %w, contracting_dims = [0] x [0] : (tensor<8xf32>, tensor<8x8xf32>) -> tensor<8xf32>
+  %1 = stablehlo.subtract %0, %y : tensor<8xf32>
+  %2 = stablehlo.tanh %1 : tensor<8xf32>
+  %3 = stablehlo.multiply %2, %y : tensor<8xf32>
+  %4 = stablehlo.dot_general %3, %w, contracting_dims = [0] x [0] : (tensor<8xf32>, tensor<8x8xf32>) -> tensor<8xf32>
+  %5 = stablehlo.add %4, %y : tensor<8xf32>
+  %6 = stablehlo.tanh %5 : tensor<8xf32>
+  %7 = stablehlo.multiply %6, %y : tensor<8xf32>
+  %8 = stablehlo.dot_general %7, %w, contracting_dims = [0] x [0] : (tensor<8xf32>, tensor<8x8xf32>) -> tensor<8xf32>
+  %9 = stablehlo.add %8, %y : tensor<8xf32>
+  %10 = stablehlo.tanh %9 : tensor<8xf32>
+  %11 = stablehlo.multiply %10, %y : tensor<8xf32>
+  %12 = stablehlo.dot_general %11, %w, contracting_dims = [0] x [0] : (tensor<8xf32>, tensor<8x8xf32>) -> tensor<8xf32>
+  %13 = stablehlo.add %12, %y : tensor<8xf32>
+  %14 = stablehlo.tanh %13 : tensor<8xf32>
+  %15 = stablehlo.multiply %14, %y : tensor<8xf32>
+  return %15 : tensor<8xf32>
 }
