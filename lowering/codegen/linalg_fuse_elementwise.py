@@ -304,14 +304,40 @@ def _erase_if_dead(op: Operation | None) -> None:
             _erase_if_dead(v.owner if isinstance(v.owner, Operation) else None)
 
 
+MATH_OP_WEIGHT = 40
+"""What a `math` op of a body weighs against an `arith` op's 1: about the ops its
+expansion by `math-polynomial-approximation` holds (tanh 52, exp 32, log 58, sin 152
+on f32 vectors)."""
+
+MAX_BODY_WEIGHT = 2048
+"""The heaviest fused body: LLVM's O3 and code generation grow faster than linearly in
+the size of one loop body (an unbounded chain of 5,000 element-wise ops with 1,000
+tanh took 101 s of O3 in one loop, 0.24 s for a tenth of it). A body this heavy does
+hundreds of operations per element, so the extra pass over memory at a cut costs a
+few percent at most."""
+
+
+def body_weight(op: GenericOp) -> int:
+    """The estimated size of `op`'s body after expansion (`MATH_OP_WEIGHT` a math op)."""
+    return sum(
+        MATH_OP_WEIGHT if inner.dialect_name() == "math" else 1
+        for inner in op.body.walk()
+        if not isinstance(inner, YieldOp)
+    )
+
+
 @dataclass(frozen=True)
 class LinalgFuseElementwisePass(ModulePass):
     """Fuse single-use element-wise producers into their consumers, to a fixed point."""
 
     name = "linalg-fuse-elementwise"
 
+    max_body_weight: int = MAX_BODY_WEIGHT
+    """A producer fuses only while the fused body weighs at most this (`body_weight`)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         worklist = [inner for inner in op.walk() if isinstance(inner, GenericOp)]
+        weights: dict[GenericOp, int] = {}
         # Popped last op first: a consumer absorbs its producers one by one, each
         # producer still an original op whose few body ops move, so fusing a chain
         # costs O(chain), where program order would move an ever larger fused body.
@@ -319,14 +345,23 @@ class LinalgFuseElementwisePass(ModulePass):
             consumer = worklist.pop()
             if consumer.parent is None:
                 continue
-            fused = _fuse_one(consumer)
+            fused = _fuse_one(consumer, weights, self.max_body_weight)
             if fused is not None:
                 worklist.append(fused)
 
 
-def _fuse_one(consumer: GenericOp) -> GenericOp | None:
-    """Fuse one input of `consumer` (a fill or an element-wise producer); return the
-    new generic, which replaced `consumer`, or None when no input fuses."""
+def _weight(op: GenericOp, weights: dict[GenericOp, int]) -> int:
+    weight = weights.get(op)
+    if weight is None:
+        weight = weights[op] = body_weight(op)
+    return weight
+
+
+def _fuse_one(consumer: GenericOp, weights: dict[GenericOp, int], max_weight: int) -> GenericOp | None:
+    """Fuse one input of `consumer` (a fill or an element-wise producer) while the fused
+    body weighs at most `max_weight` (`weights` remembers what each generic weighs, so
+    a long chain is not walked again at every step); return the new generic, which
+    replaced `consumer`, or None when no input fuses."""
     for i in range(len(consumer.inputs)):
         producer: Operation | None = consumer.inputs[i].owner  # pyright: ignore
         fused = fold_fill_input(consumer, i)
@@ -336,7 +371,7 @@ def _fuse_one(consumer: GenericOp) -> GenericOp | None:
                 continue
         else:
             producer = fusable_producer(consumer, i)
-            if producer is None:
+            if producer is None or _weight(consumer, weights) + _weight(producer, weights) > max_weight:
                 continue
             _, maps = fused_operands(consumer, i, producer)
             if not _loop_ranges_of(maps, len(consumer.iterator_types.data)):
@@ -357,6 +392,7 @@ def _fuse_one(consumer: GenericOp) -> GenericOp | None:
             old.replace_all_uses_with(new)
             if old.name_hint:
                 new.name_hint = old.name_hint
+        weights[fused] = _weight(consumer, weights) + (_weight(producer, weights) if isinstance(producer, GenericOp) else 0)
         consumer.detach()
         consumer.erase()
         _erase_if_dead(producer)
@@ -364,4 +400,4 @@ def _fuse_one(consumer: GenericOp) -> GenericOp | None:
     return None
 
 
-__all__ = ["LinalgFuseElementwisePass", "fusable_producer", "fuse", "fused_operands", "has_loop_ranges"]
+__all__ = ["MAX_BODY_WEIGHT", "LinalgFuseElementwisePass", "body_weight", "fusable_producer", "fuse", "fused_operands", "has_loop_ranges"]
