@@ -55,7 +55,8 @@ from xla_dialect.ops.elementwise import ELEMENTWISE_OPS
 from xla_dialect.ops.shape import BroadcastInDimOp, BroadcastOp, ReshapeOp, TransposeOp
 
 _CANDIDATE_PERIODS = 8
-"""How many of the most common distances between equal keys are tried as periods."""
+"""How many of the most common distances between equal keys (and of the keys' usual
+distances) are tried as periods."""
 
 _MAX_ROUNDS = 4
 """How many runs one function may have outlined (each round searches anew)."""
@@ -191,16 +192,28 @@ def find_run(keys: Sequence[Hashable], min_period: int = 2) -> Run | None:
         return None
     ids: dict[Hashable, int] = {}
     codes = np.fromiter((ids.setdefault(k, len(ids)) for k in keys), dtype=np.int64, count=n)
+    # Candidate periods: the most common distances between consecutive equal keys, and
+    # the most common of each key's own usual distance (an op that occurs once per
+    # period but whose neighbours occur several times shows the period only there).
     last: dict[int, int] = {}
     distances: Counter[int] = Counter()
+    per_key: dict[int, Counter[int]] = {}
     for i, code in enumerate(codes.tolist()):
         previous = last.get(code)
         if previous is not None and i - previous >= min_period:
             distances[i - previous] += 1
+            per_key.setdefault(code, Counter())[i - previous] += 1
         last[code] = i
+    usual: Counter[int] = Counter(c.most_common(1)[0][0] for c in per_key.values())
+    base = [d for d, _ in distances.most_common(_CANDIDATE_PERIODS)] + [
+        d for d, _ in usual.most_common(_CANDIDATE_PERIODS)
+    ]
+    # and small multiples of the commonest (a chain whose ops repeat every 10 but whose
+    # operands repeat every 30)
+    candidates = dict.fromkeys(base + [k * d for d in base[:4] for k in range(2, 7)])
     best: Run | None = None
-    for period, _ in distances.most_common(_CANDIDATE_PERIODS):
-        if 2 * period > n:
+    for period in candidates:
+        if 2 * period > n or period < min_period:
             continue
         same = np.concatenate(([False], codes[:-period] == codes[period:], [False]))
         edges = np.flatnonzero(np.diff(same.astype(np.int8)))
@@ -217,24 +230,51 @@ def find_run(keys: Sequence[Hashable], min_period: int = 2) -> Run | None:
 
 
 _CONTRACTIONS: tuple[type[Operation], ...] = (DotOp, DotGeneralOp, ConvolutionOp)
-"""A repeat must hold one: a layer's work then outweighs the call, and a run of
-element-wise ops (which fusion makes one loop) is never cut into calls."""
+"""A repeat holding one is a layer: its work outweighs the call."""
 
-_FUSIBLE: tuple[type[Operation], ...] = (*ELEMENTWISE_OPS, BroadcastInDimOp, BroadcastOp, ReshapeOp, TransposeOp)
+ELEMENTWISE_REPEAT_WEIGHT = 2048
+"""A repeat without a contraction groups as many periods as weigh at most this much
+(`_expansion_weight`; one period if it weighs more): `linalg-fuse-elementwise` cuts a
+fused body at this weight anyway (its `MAX_BODY_WEIGHT`), so each repeat of a chain is
+one fused loop, and the calls add few cuts to what fusion makes."""
+
+_TRANSCENDENTAL_WEIGHT = 40
+"""What a transcendental op weighs against another op's 1: about the ops its
+polynomial expansion holds (as `linalg-fuse-elementwise` counts a `math` op)."""
+
+
+def _expansion_weight(op: Operation) -> int:
+    cls = type(op)
+    transcendental = getattr(cls, "RESULT_RULE", None) == "same" and (
+        getattr(cls, "OPERAND_TYPES", None) == "float_or_complex" or op.name == "xla.power"
+    )
+    return _TRANSCENDENTAL_WEIGHT if transcendental else 1
+
+_FUSIBLE: frozenset[type[Operation]] = frozenset(
+    (*ELEMENTWISE_OPS, BroadcastInDimOp, BroadcastOp, ReshapeOp, TransposeOp)
+)
+"""Ops that fusion puts in one loop with their element-wise neighbours (by exact type:
+`isinstance` over so many classes was most of the pass's time)."""
 
 _BROKEN_FUSION = 100
 """What a cut costs for each value it passes from one fusible op to another (the
 fusion into one loop is lost), against 1 for any other value it passes."""
 
 
-def place_run(keys: _Keys, run: Run) -> Run | None:
+def place_run(keys: _Keys, run: Run, repeat_weight: int = ELEMENTWISE_REPEAT_WEIGHT) -> Run | None:
     """Where in its periodic stretch a run is best cut into repeats: the phase whose
     cuts break the fewest fusions of element-wise producers with element-wise
-    consumers, then pass the fewest values, then keep the most repeats. None when the
-    repeats hold no contraction or convolution."""
+    consumers, then pass the fewest values, then keep the most repeats. A period
+    without a contraction or convolution is grouped with the next ones while a repeat
+    weighs at most `repeat_weight` (an element-wise chain is cut about where fusion
+    would cut it); None when fewer than two such repeats fit."""
     ops = keys.ops
+    group = 1
     if not any(isinstance(ops[run.start + i], _CONTRACTIONS) for i in range(run.period)):
-        return None
+        weight = sum(_expansion_weight(ops[run.start + i]) for i in range(run.period))
+        group = max(1, repeat_weight // weight)
+        if run.length // (group * run.period) < 2:
+            return None
     # change[b]: what a cut before the stretch's op b costs, as a difference array:
     # a value from op d to op u (d < u) crosses the cuts d+1..u (from before the
     # stretch: from its first cut on)
@@ -249,19 +289,20 @@ def place_run(keys: _Keys, run: Run) -> Run | None:
             d = max(where - run.start, -1)
             if d >= u:
                 continue
-            weight = _BROKEN_FUSION if isinstance(value.op, _FUSIBLE) and isinstance(user, _FUSIBLE) else 1
+            weight = _BROKEN_FUSION if type(value.op) in _FUSIBLE and type(user) in _FUSIBLE else 1
             change[d + 1] += weight
             change[u + 1] -= weight
     best: tuple[int, int, int] | None = None
     cost = 0
     for b in range(run.period):
         cost += change[b]
-        count = (run.length - b) // run.period
+        count = (run.length - b) // (group * run.period)
         if count >= 2 and (best is None or (cost, -count) < best[:2]):
             best = (cost, -count, b)
-    assert best is not None  # b = 0 keeps the run's own count, at least 2
+    if best is None:
+        return None
     _, count, b = best
-    return Run(run.start + b, run.period, -count, run.length - b)
+    return Run(run.start + b, group * run.period, -count, run.length - b)
 
 
 class _Outliner:
@@ -405,4 +446,4 @@ class OutlineRepeatsPass(ModulePass):
         outline_repeats(op, self.min_ops)
 
 
-__all__ = ["OutlineRepeatsPass", "Run", "find_run", "outline_repeats", "place_run"]
+__all__ = ["ELEMENTWISE_REPEAT_WEIGHT", "OutlineRepeatsPass", "Run", "find_run", "outline_repeats", "place_run"]

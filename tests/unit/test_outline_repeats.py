@@ -6,7 +6,8 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from passes.outline_repeats import Run, find_run, outline_repeats
+from lowering.codegen.linalg_fuse_elementwise import MAX_BODY_WEIGHT
+from passes.outline_repeats import ELEMENTWISE_REPEAT_WEIGHT, Run, find_run, outline_repeats
 from xla_dialect.context import parse_module
 from xla_tools import compile
 
@@ -124,14 +125,36 @@ def test_values_read_after_the_run_are_results() -> None:
     np.testing.assert_allclose(sums, sum(expected_sums), rtol=1e-4, atol=1e-4)
 
 
-def test_element_wise_repeats_stay() -> None:
-    """A long element-wise chain (no contraction) is one fused loop: not outlined."""
+def _chain_text(pairs: int) -> str:
     t = "tensor<8xf32>"
     lines = [f"func.func @main(%x: {t}, %y: {t}) -> {t} {{"]
     x = "%x"
-    for i in range(100):
+    for i in range(pairs):
         lines += [f"  %a{i} = stablehlo.add {x}, %y : {t}", f"  %b{i} = stablehlo.tanh %a{i} : {t}"]
         x = f"%b{i}"
     lines += [f"  return {x} : {t}", "}"]
-    module = parse_module("\n".join(lines))
-    assert outline_repeats(module) == []
+    return "\n".join(lines)
+
+
+def test_short_element_wise_chains_stay() -> None:
+    """Without a contraction a repeat weighs up to ELEMENTWISE_REPEAT_WEIGHT (a tanh
+    40, an add 1: 49 add-tanh pairs); 60 pairs hold one such repeat, not two."""
+    assert ELEMENTWISE_REPEAT_WEIGHT == MAX_BODY_WEIGHT  # one fused loop per repeat
+    assert outline_repeats(parse_module(_chain_text(60))) == []
+
+
+def test_long_element_wise_chains_are_grouped() -> None:
+    """400 add-tanh pairs: 8 repeats of 49 pairs, each one fused loop, computing the chain."""
+    module = parse_module(_chain_text(400))
+    (function,) = outline_repeats(module)
+    module.verify()
+    body = [op for op in function.body.block.ops if op.name != "func.return"]
+    assert len(body) == 98
+    main = next(op for op in module.ops if op is not function)
+    assert sum(op.name == "func.call" for op in main.walk()) == 8
+    rng = np.random.default_rng(2)
+    x, y = rng.standard_normal(8).astype(np.float32), rng.standard_normal(8).astype(np.float32) * 0.1
+    expected = x.astype(np.float64)
+    for _ in range(400):
+        expected = np.tanh(expected + y)
+    np.testing.assert_allclose(compile(_chain_text(400))(x, y), expected, rtol=1e-5, atol=1e-6)
