@@ -28,10 +28,16 @@ candidate period (the most common distances between equal keys) one numpy
 comparison finds the longest periodic run. The run that saves the most ops is
 outlined, and the search repeats on the new body, so a program with two stacks
 of layers gets two functions. The pass is linear in the number of ops for each
-candidate period, and a run must save `min-ops` ops to be outlined (small
-programs are left as they are). Outlining gives up fusion across a layer
-boundary: an element-wise producer at the end of one layer and a reduction at
-the start of the next stay in separate kernels.
+candidate period, and a run must save `min_ops` ops to be outlined (small
+programs are left as they are).
+
+Where a run is cut matters: a call boundary separates what fusion would have put
+in one loop. The cut goes where the fewest values pass from an element-wise op to
+another (`place_run`). A repeat without a contraction or convolution (a chain of
+element-wise ops) groups periods up to the weight at which `linalg-fuse-elementwise`
+cuts a fused loop anyway, so each repeat stays one loop. What is still given up is
+fusion across a layer boundary: an element-wise producer at the end of one layer and
+a reduction at the start of the next stay in separate kernels.
 """
 
 from __future__ import annotations
