@@ -1,5 +1,5 @@
 """A small IR builder for the code generator: index arithmetic, affine expressions,
-counted loops, appended to a block in order.
+counted loops, `scf.if`, appended to a block in order.
 
 Constants are created once per emitter and reused; `scf.for` and `scf.parallel`
 loops are built with a body callback that receives a new emitter for the body block.
@@ -11,7 +11,7 @@ from collections.abc import Callable, Sequence
 
 from xdsl.dialects import arith, scf
 from xdsl.dialects.builtin import IndexType, IntegerAttr
-from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.ir.affine import (
     AffineBinaryOpExpr,
     AffineBinaryOpKind,
@@ -152,6 +152,23 @@ class Emitter:
         loop = scf.ForOp(self._lift(lower), self._lift(upper), self.index(step), list(iter_args), block)
         self.add(loop)
         return loop.results
+
+    def if_(
+        self,
+        condition: SSAValue,
+        then: Callable[[Emitter], Sequence[SSAValue]],
+        otherwise: Callable[[Emitter], Sequence[SSAValue]],
+        types: Sequence[Attribute] = (),
+    ) -> Sequence[SSAValue]:
+        """`scf.if condition` of results `types`; `then(emitter)` and `otherwise(emitter)`
+        emit their branch and return the values it yields."""
+        regions: list[Region] = []
+        for branch in (then, otherwise):
+            block = Block()
+            results = branch(Emitter(block=block))
+            block.add_op(scf.YieldOp(*results))
+            regions.append(Region(block))
+        return self.add(scf.IfOp(condition, list(types), regions[0], regions[1])).results
 
     def parallel(
         self, lower: SSAValue | int, upper: SSAValue | int, body: Callable[[Emitter, SSAValue], None]

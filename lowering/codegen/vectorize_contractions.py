@@ -215,7 +215,7 @@ def _micro_kernel(
         return [el.value(vector.LoadOp(tile, tile_index(el, r, j), vt)) for r, j in positions]
 
     if isinstance(first, SSAValue):
-        acc0 = list(_if(e, first, zeros, loads, [vt] * len(positions)))
+        acc0 = list(e.if_(first, zeros, loads, [vt] * len(positions)))
     else:
         acc0 = zeros(e) if first else loads(e)
 
@@ -268,18 +268,6 @@ First = bool | SSAValue
 an `i1` computed in the k-block loop."""
 
 
-def _if(
-    e: Emitter, condition: SSAValue, then: Callable[[Emitter], list[SSAValue]],
-    otherwise: Callable[[Emitter], list[SSAValue]], types: Sequence[Attribute] = (),
-) -> Sequence[SSAValue]:
-    """`scf.if condition` with the values `then` and `otherwise` emit and yield."""
-    regions = []
-    for branch in (then, otherwise):
-        block = Block()
-        results = branch(Emitter(block=block))
-        block.add_op(scf.YieldOp(*results))
-        regions.append(Region(block))
-    return e.add(scf.IfOp(condition, list(types), regions[0], regions[1])).results
 """The indices of element (row, column) of a tile in some buffer."""
 
 
@@ -337,7 +325,7 @@ def _tile(e: Emitter, pc: PackedContraction, lanes: int, scratch: SSAValue | Non
         return []
 
     if isinstance(first, SSAValue):
-        _if(else_e, first, lambda _: [], copy_in)
+        else_e.if_(first, lambda _: [], copy_in)
     elif not first:
         copy_in(else_e)
     _micro_kernel(else_e, pc, lanes, b, m1, n1, k_lo, k_hi, scratch, in_scratch, first, a_panel, b_panel)

@@ -33,10 +33,14 @@ combined by one op of a known kind:
   balanced tree (0 with 1, 2 with 3, ...), then LLVM's horizontal reduction,
   then the output's initial value, then the scalar remainder in order.
 
-A float `maximumf`/`minimumf` of one output runs in one pass without
-`llvm.maximum` (six instructions per vector): `select(x > acc, x, acc)` (one
-`vmaxps`) beside the last NaN seen and the AND (max) or OR (min) of the
-elements' bits, which give the sign of a zero result (`fast_extremum`).
+A float `maximumf`/`minimumf` of one output runs without `llvm.maximum` (six
+instructions per vector), checked (`checked_extremum`): the ordered
+`select(x > acc, x, acc)` (one `vmaxps`) beside the AND of `x ord x` (one masked
+`vcmpordps`, which LLVM shares between two vectors). Without a NaN the ordered
+result equals the exact one and is it bit for bit unless it is a zero, so only a
+row that had a NaN or whose result is a zero is reduced again, exactly
+(`fast_extremum`: the last NaN seen and the AND (max) or OR (min) of the
+elements' bits, which give the sign of a zero result).
 
 **Selection form** (`v` reduced by a variadic body that picks an element:
 argmax's value and index pair, chosen by compares and selects): every output
@@ -402,7 +406,7 @@ class Vectorizer:
         main = p.sizes[self.v] - p.sizes[self.v] % step
         fast = _fast_extremum(combiners[0]) if n_out == 1 and main else None
         if fast:
-            reduced = [self.fast_extremum(em, dims, main, step, fast)]
+            reduced = [self.checked_extremum(em, dims, main, step, fast)]
         else:  # the vector loop, the accumulators' tree, the reduction across lanes
             identities: list[SSAValue] = []
             for c, a in zip(kinds, accs):
@@ -430,6 +434,76 @@ class Vectorizer:
         for j, r in enumerate(results):
             self.store(em, r, self.n_in + j, out_dims)
 
+    def _extremum_combiner(self) -> tuple[Operation, AnyFloat]:
+        """The max/min combiner of the single output and its float type."""
+        acc_arg = self.op.body.block.args[self.n_in]
+        combiner = next(iter(acc_arg.uses)).operation
+        t = acc_arg.type
+        assert isinstance(t, AnyFloat)
+        return combiner, t
+
+    def _extremum_operand(self, em: Emitter, dims: dict[int, Index], j: Index) -> SSAValue:
+        """The vector of values the max/min combines at position `j` of the row: the
+        body cloned on `lanes` elements, without the combiner and what uses the accumulator."""
+        block = self.op.body.block
+        acc_arg = block.args[self.n_in]
+        combiner = next(iter(acc_arg.uses)).operation
+        value = combiner.operands[1] if combiner.operands[0] is acc_arg else combiner.operands[0]
+        from_acc = dependents(block, [acc_arg])
+        at = self._at(dims, j)
+        bindings = dict(zip(block.args, self.inputs_at(em, at, self.p.lanes)))
+        mapping = self.body.clone(
+            em, bindings, at, self.p.lanes, only=lambda o: not any(r in from_acc for r in o.results)
+        )
+        return mapping[value]
+
+    def checked_extremum(self, em: Emitter, dims: dict[int, Index], main: int, step: int, predicate: str) -> SSAValue:
+        """max/min of one output, two vector ops per vector: per accumulator the ordered
+        `select(x > acc, x, acc)` (one `vmaxps`, which skips NaNs) and the AND of `x ord x`
+        (one masked `vcmpordps`: no NaN so far). Without a NaN the ordered result equals the
+        exact one, and is the exact one unless it is a zero (+0 and -0 compare equal); so
+        only a row with a NaN or a zero result is reduced again, exactly (`fast_extremum`),
+        under an `scf.if`."""
+        p = self.p
+        combiner, t = self._extremum_combiner()
+        vt = _vector_of(t, p.lanes)
+        vmask = _vector_of(IntegerType(1), p.lanes)
+        start = em.value(vector.BroadcastOp(_constant(em, COMBINERS[type(combiner)].identity(t), t), vt))
+        ordered0 = em.value(vector.BroadcastOp(_constant(em, 1, IntegerType(1)), vmask))
+
+        def pick(e: Emitter, acc: SSAValue, x: SSAValue) -> SSAValue:
+            return _pick(e, acc, x, predicate)
+
+        def step_body(inner: Emitter, iv: SSAValue, carried: Sequence[SSAValue]) -> Sequence[SSAValue]:
+            out: list[SSAValue] = []
+            for u in range(p.accumulators):
+                x = self._extremum_operand(inner, dims, inner.addi(iv, u * p.lanes))
+                acc, ordered = carried[2 * u : 2 * u + 2]
+                is_number = inner.value(_vector_cmpf(x, x, "ord", vt))
+                out += [pick(inner, acc, x), inner.value(arith.AndIOp(ordered, is_number))]
+            return out
+
+        carried = list(em.loop(0, main, step, step_body, [start, ordered0] * p.accumulators))
+        groups = [carried[2 * u : 2 * u + 2] for u in range(p.accumulators)]
+        acc, ordered = _tree(groups, lambda a, b: [pick(em, a[0], b[0]), em.value(arith.AndIOp(a[1], b[1]))])
+        lanes = p.lanes
+        while lanes > 1:  # halve the lanes: [0, w/2) against [w/2, w)
+            half = lanes // 2
+            lo, hi = (
+                em.value(vector.ShuffleOp(acc, acc, DenseArrayBase.from_list(i64, m), result_type=_vector_of(t, half)))
+                for m in (list(range(half)), list(range(half, lanes)))
+            )
+            acc = pick(em, lo, hi)
+            lanes = half
+        kind = CombiningKindFlag.MAXIMUMF if predicate == "ogt" else CombiningKindFlag.MINIMUMF
+        result = em.value(reduction(acc, kind, combiner))  # one lane: its element
+        no_nan = em.value(reduction(ordered, CombiningKindFlag.AND))
+        nonzero = em.value(arith.CmpfOp(result, _constant(em, 0.0, t), "one"))
+        exact = em.value(arith.AndIOp(no_nan, nonzero))
+        return em.if_(
+            exact, lambda e: [result], lambda e: [self.fast_extremum(e, dims, main, step, predicate)], [t]
+        )[0]
+
     def fast_extremum(self, em: Emitter, dims: dict[int, Index], main: int, step: int, predicate: str) -> SSAValue:
         """max/min of one output in one pass without `llvm.maximum` (six instructions
         per vector on AVX-512, and as many per step of the reduction across lanes):
@@ -438,17 +512,10 @@ class Vectorizer:
         the accumulators and then the lanes (halves by `vector.shuffle`) are combined
         the same way. The result is then made exact once: a zero takes the sign the
         bits give (a max of zeros is -0.0 only when every element had its sign bit
-        set; a min is -0.0 when one had), and a NaN seen replaces it. No second pass
-        over the row: a branch to an exact loop made LLVM keep the fast loop's
-        vectors alive for it (64 spilled vectors per 1024-element row)."""
+        set; a min is -0.0 when one had), and a NaN seen replaces it. Run for the
+        rows `checked_extremum` cannot settle (a NaN, a zero result)."""
         p = self.p
-        block = self.op.body.block
-        acc_arg = block.args[self.n_in]
-        combiner = next(iter(acc_arg.uses)).operation
-        value = combiner.operands[1] if combiner.operands[0] is acc_arg else combiner.operands[0]
-        from_acc = dependents(block, [acc_arg])
-        t = acc_arg.type
-        assert isinstance(t, AnyFloat)
+        combiner, t = self._extremum_combiner()
         width = t.bitwidth
         vt = _vector_of(t, p.lanes)
         it = IntegerType(width)
@@ -460,9 +527,7 @@ class Vectorizer:
         bits0 = em.value(vector.BroadcastOp(_constant(em, -1 if is_max else 0, it), vit))
 
         def pick(e: Emitter, acc: SSAValue, x: SSAValue) -> SSAValue:
-            v = acc.type
-            assert isinstance(v, VectorType)
-            return e.value(arith.SelectOp(e.value(_vector_cmpf(x, acc, predicate, v)), x, acc))
+            return _pick(e, acc, x, predicate)
 
         def pick_nan(e: Emitter, nan: SSAValue, x: SSAValue) -> SSAValue:
             v = nan.type
@@ -472,12 +537,7 @@ class Vectorizer:
         def fast_step(inner: Emitter, iv: SSAValue, carried: Sequence[SSAValue]) -> Sequence[SSAValue]:
             out: list[SSAValue] = []
             for u in range(p.accumulators):
-                at = self._at(dims, inner.addi(iv, u * p.lanes))
-                bindings = dict(zip(block.args, self.inputs_at(inner, at, p.lanes)))
-                mapping = self.body.clone(
-                    inner, bindings, at, p.lanes, only=lambda o: not any(r in from_acc for r in o.results)
-                )
-                x = mapping[value]
+                x = self._extremum_operand(inner, dims, inner.addi(iv, u * p.lanes))
                 acc, nan, bits = carried[3 * u : 3 * u + 3]
                 x_bits = inner.value(vector.BitcastOp(x, vit))
                 out += [pick(inner, acc, x), pick_nan(inner, nan, x), inner.value(merge_bits(bits, x_bits))]
@@ -670,6 +730,13 @@ class Vectorizer:
                     self.store(em, results[u * n_out + j], self.n_in + j, at(u, dims, em))
 
         return block
+
+
+def _pick(em: Emitter, acc: SSAValue, x: SSAValue, predicate: str) -> SSAValue:
+    """`select(x > acc, x, acc)` (`ogt`; `olt` for min) on vectors: one `vmaxps`/`vminps`."""
+    v = acc.type
+    assert isinstance(v, VectorType)
+    return em.value(arith.SelectOp(em.value(_vector_cmpf(x, acc, predicate, v)), x, acc))
 
 
 def _fast_extremum(combiner: Operation) -> str | None:

@@ -13,6 +13,7 @@ from xla_tools import compile
 from xla_tools.pipelines import LOWER_TO_LLVM, run_passes
 
 R, C = 6, 101  # 101 = 6 * 16 + 5: vector loop, then a scalar remainder (16 lanes of f32 with AVX-512)
+MIXED = 400  # rows of the special-value tests
 
 
 def _reduce_fn(name: str, op: str, dims: int, t: str, init: str, shape: tuple[int, int] = (R, C)) -> str:
@@ -57,6 +58,20 @@ FUNCTIONS = {
     "sum_rows_i32": (_reduce_fn("sum_rows_i32", "add", 1, "i32", "7"), "row"),
     "max_rows_f64": (_reduce_fn("max_rows_f64", "maximum", 1, "f64", "0xFFF0000000000000"), "row"),
     "min_rows_f64": (_reduce_fn("min_rows_f64", "minimum", 1, "f64", "0x7FF0000000000000"), "row"),
+    # many rows of special values for the checked max/min (a redo only on a NaN or a zero)
+    "max_rows_mixed": (_reduce_fn("max_rows_mixed", "maximum", 1, "f32", "0xFF800000", (MIXED, 133)), "row"),
+    "min_rows_mixed": (_reduce_fn("min_rows_mixed", "minimum", 1, "f32", "0x7F800000", (MIXED, 133)), "row"),
+    "max_rows_mixed_f64": (
+        _reduce_fn("max_rows_mixed_f64", "maximum", 1, "f64", "0xFFF0000000000000", (MIXED, 67)),
+        "row",
+    ),
+    "min_rows_mixed_f64": (
+        _reduce_fn("min_rows_mixed_f64", "minimum", 1, "f64", "0x7FF0000000000000", (MIXED, 67)),
+        "row",
+    ),
+    # an initial value of -0.0 (max) and +0.0 (min) combined after the checked loop
+    "max_rows_init_zero": (_reduce_fn("max_rows_init_zero", "maximum", 1, "f32", "-0.0"), "row"),
+    "min_rows_init_zero": (_reduce_fn("min_rows_init_zero", "minimum", 1, "f32", "0.0"), "row"),
     "max_rows_i8": (_reduce_fn("max_rows_i8", "maximum", 1, "i8", "-128"), "row"),
     "sum_columns": (_reduce_fn("sum_columns", "add", 0, "f32", "0.0"), "column"),
     "sum_columns_wide": (_reduce_fn("sum_columns_wide", "add", 0, "f32", "0.0", (3, 275)), "column"),
@@ -165,6 +180,71 @@ def test_max_min_rows_sign_of_zero_nan_and_infinities_in_one_pass(fns, dtype) ->
     z = RNG.standard_normal((R, C)).astype(dtype)
     np.testing.assert_array_equal(fns["max_rows" + suffix](z), z.max(axis=1))
     np.testing.assert_array_equal(fns["min_rows" + suffix](z), z.min(axis=1))
+
+
+def _signed_order(v: float) -> tuple[float, bool]:
+    return (v, not np.signbit(v))  # -0.0 < +0.0
+
+
+def _exact_extremum(x: np.ndarray, is_max: bool, init: float) -> np.ndarray:
+    """The spec's max/min of each row (and `init`) one element at a time: NaN if there
+    is one, else the largest (smallest) value with -0.0 ordered below +0.0."""
+    out = np.empty(x.shape[0], x.dtype)
+    for i, row in enumerate(x):
+        values = [init, *row.tolist()]
+        if any(np.isnan(v) for v in values):
+            out[i] = np.nan
+            continue
+        out[i] = max(values, key=_signed_order) if is_max else min(values, key=_signed_order)
+    return out
+
+
+@pytest.mark.parametrize("dtype", [np.float32, np.float64])
+def test_checked_max_min_rows_on_special_values_bitwise(fns, dtype) -> None:
+    """Rows drawn from NaN, +-0.0, +-inf and a few numbers, in any lane, accumulator or the
+    scalar remainder, some all NaN, some all zeros of either sign, some a single special
+    value among negatives (max) or positives (min): every result bit for bit the spec's
+    (any NaN counts as NaN). A wrong sign of zero or a missed NaN fails here."""
+    suffix = "_f64" if dtype == np.float64 else ""
+    cols = 133 if dtype == np.float32 else 67
+    rng = np.random.default_rng(5)
+    palette = np.array([np.nan, 0.0, -0.0, np.inf, -np.inf, 1.5, -1.5, -2.0], dtype)
+    x = palette[rng.integers(0, len(palette), (MIXED, cols))]
+    x[::3] = np.where(rng.random((len(x[::3]), cols)) < 0.95, -3.0, x[::3])  # mostly numbers
+    x[1::7] = palette[rng.integers(1, 3, (len(x[1::7]), cols))]  # only zeros of both signs
+    x[2::11] = np.nan
+    x[4::13] = -0.0
+    x[5::13] = 0.0
+    for i in range(6, MIXED, 17):  # one special value at a random place among -1.0s or 1.0s
+        x[i] = -1.0 if i % 2 else 1.0
+        x[i, rng.integers(0, cols)] = palette[rng.integers(0, len(palette))]
+    for is_max, name, init in ((True, "max_rows_mixed", -np.inf), (False, "min_rows_mixed", np.inf)):
+        got = fns[name + suffix](x)
+        want = _exact_extremum(x, is_max, init)
+        assert np.array_equal(np.isnan(got), np.isnan(want)), name
+        numbers = ~np.isnan(want)
+        np.testing.assert_array_equal(got[numbers], want[numbers])
+        np.testing.assert_array_equal(np.signbit(got[numbers]), np.signbit(want[numbers]))
+
+
+def test_checked_max_min_rows_initial_zero(fns) -> None:
+    """The initial value is combined exactly after the checked loop: max with -0.0 of
+    rows of -0.0 stays -0.0 and of a +0.0 is +0.0; min with +0.0 the mirror image."""
+    x = np.full((R, C), -0.0, np.float32)
+    x[1, 64] = 0.0
+    x[2] = -5.0
+    x[3, 100] = np.nan  # in the scalar remainder
+    x[4] = RNG.standard_normal(C).astype(np.float32)
+    for name, y, is_max, init in (
+        ("max_rows_init_zero", x, True, -0.0),
+        ("min_rows_init_zero", -x, False, 0.0),
+    ):
+        got = fns[name](y)
+        want = _exact_extremum(y, is_max, init)
+        assert np.array_equal(np.isnan(got), np.isnan(want))
+        numbers = ~np.isnan(want)
+        np.testing.assert_array_equal(got[numbers], want[numbers])
+        np.testing.assert_array_equal(np.signbit(got[numbers]), np.signbit(want[numbers]))
 
 
 def test_sums_over_rows(fns, ordered) -> None:

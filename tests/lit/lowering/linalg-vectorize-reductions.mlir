@@ -1,44 +1,65 @@
 // RUN: xla-opt %s --split-input-file -p "convert-xla-to-linalg,linalg-fold-broadcasts,linalg-fuse-elementwise,bufferize,linalg-generalize-named-ops,linalg-interchange,linalg-reassociate-reductions,linalg-vectorize-reductions{vector_bits=128 column_vectors=4}" | FileCheck %s
 // RUN: xla-opt %s --split-input-file -p "convert-xla-to-linalg,linalg-fold-broadcasts,linalg-fuse-elementwise,bufferize,linalg-generalize-named-ops,linalg-interchange,linalg-reassociate-reductions{reassociate=false},linalg-vectorize-reductions{vector_bits=128 column_vectors=4 reassociate=false}" | FileCheck %s --check-prefix=ORDERED
 
-// Max over rows (exact in any order), in one pass: 4 groups of accumulators of 4
-// lanes, each a max by compare and select from -inf (no NaN, no sign of zero), the
-// last NaN seen (from 0.0) and the AND of the elements' bits (from -1); no second
-// loop. The groups, then the halves of the lanes, combine the same way; a zero
-// result takes the sign bit of the AND, a NaN seen replaces the result; then the
+// Max over rows (exact in any order), checked: 4 groups of accumulators of 4 lanes,
+// each an ordered max by compare and select from -inf (skips NaNs, either zero
+// may win) beside the AND of `x ord x` (no NaN so far, from true). The groups, then
+// the halves of the lanes, combine the same way. The result stands when no NaN was
+// seen and it is not a zero (then it equals the exact max, bit for bit); otherwise
+// the row is reduced again exactly in one pass in the `scf.if`'s else branch: the
+// last NaN seen (from 0.0) and the AND of the elements' bits (from -1), a zero
+// result taking the sign bit of the AND, a NaN seen replacing the result. Then the
 // initial value. The row loop stays parallel. Vectorized with reassociate=false too.
 // CHECK-LABEL: func.func @max_rows
 // CHECK:       "scf.parallel"
 // CHECK:         %[[NINF:.*]] = arith.constant 0xFF800000 : f32
 // CHECK-NEXT:    %[[SPLAT:.*]] = vector.broadcast %[[NINF]] : f32 to vector<4xf32>
-// CHECK-NEXT:    %[[Z0:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT:    %[[ZERO:.*]] = vector.broadcast %[[Z0]] : f32 to vector<4xf32>
-// CHECK-NEXT:    %[[ONES0:.*]] = arith.constant -1 : i32
-// CHECK-NEXT:    %[[ONES:.*]] = vector.broadcast %[[ONES0]] : i32 to vector<4xi32>
-// CHECK:         %[[ACCS:[^ ]*]]:12 = scf.for %[[J:[^ ]*]] = {{.*}} iter_args(%[[M:[^ ]*]] = %[[SPLAT]], %[[N:[^ ]*]] = %[[ZERO]], %[[B:[^ ]*]] = %[[ONES]], {{.*}}) -> (vector<4xf32>, vector<4xf32>, vector<4xi32>, {{.*}}) {
+// CHECK-NEXT:    %[[TRUE:.*]] = arith.constant true
+// CHECK-NEXT:    %[[ALL:.*]] = vector.broadcast %[[TRUE]] : i1 to vector<4xi1>
+// CHECK:         %[[ACCS:[^ ]*]]:8 = scf.for %[[J:[^ ]*]] = {{.*}} iter_args(%[[M:[^ ]*]] = %[[SPLAT]], %[[O:[^ ]*]] = %[[ALL]], {{.*}}) -> (vector<4xf32>, vector<4xi1>, {{.*}}) {
 // CHECK-NEXT:      %[[X:.*]] = vector.load %x[%{{.*}}, %[[J]]] : memref<4x32xf32>, vector<4xf32>
-// CHECK-NEXT:      %[[XB:.*]] = vector.bitcast %[[X]] : vector<4xf32> to vector<4xi32>
+// CHECK-NEXT:      %[[ORD:.*]] = arith.cmpf ord, %[[X]], %[[X]] : vector<4xf32>
 // CHECK-NEXT:      %[[GT:.*]] = arith.cmpf ogt, %[[X]], %[[M]] : vector<4xf32>
 // CHECK-NEXT:      arith.select %[[GT]], %[[X]], %[[M]] : vector<4xi1>, vector<4xf32>
-// CHECK-NEXT:      %[[UNO:.*]] = arith.cmpf uno, %[[X]], %[[X]] : vector<4xf32>
-// CHECK-NEXT:      arith.select %[[UNO]], %[[X]], %[[N]] : vector<4xi1>, vector<4xf32>
-// CHECK-NEXT:      arith.andi %[[B]], %[[XB]] : vector<4xi32>
+// CHECK-NEXT:      arith.andi %[[O]], %[[ORD]] : vector<4xi1>
+// CHECK-NOT:       arith.maximumf
 // CHECK:         }
 // CHECK-NOT:     scf.for
-// CHECK-NOT:     scf.if
 // CHECK-NOT:     arith.maximumf {{.*}} : vector
 // CHECK:         vector.shuffle %{{.*}} [2, 3] : vector<4xf32>, vector<4xf32>
 // CHECK:         %[[FAST:.*]] = vector.reduction <maximumf>, %{{.*}} : vector<1xf32> into f32
-// CHECK-NEXT:    %[[NAN:.*]] = vector.reduction <maximumf>, %{{.*}} : vector<1xf32> into f32
-// CHECK-NEXT:    %[[BITS:.*]] = vector.reduction <and>, %{{.*}} : vector<4xi32> into i32
-// CHECK-NEXT:    %[[SIGN:.*]] = arith.constant -2147483648 : i32
-// CHECK-NEXT:    %[[SB:.*]] = arith.andi %[[BITS]], %[[SIGN]] : i32
-// CHECK-NEXT:    %[[SZ:.*]] = arith.bitcast %[[SB]] : i32 to f32
-// CHECK-NEXT:    %[[F0:.*]] = arith.constant 0.000000e+00 : f32
-// CHECK-NEXT:    %[[IS0:.*]] = arith.cmpf oeq, %[[FAST]], %[[F0]] : f32
-// CHECK-NEXT:    %[[FIXED:.*]] = arith.select %[[IS0]], %[[SZ]], %[[FAST]] : f32
-// CHECK-NEXT:    %[[HASNAN:.*]] = arith.cmpf uno, %[[NAN]], %[[NAN]] : f32
-// CHECK-NEXT:    %[[R:.*]] = arith.select %[[HASNAN]], %[[NAN]], %[[FIXED]] : f32
+// CHECK-NEXT:    %[[NONAN:.*]] = vector.reduction <and>, %{{.*}} : vector<4xi1> into i1
+// CHECK-NEXT:    %[[C0:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:    %[[NONZERO:.*]] = arith.cmpf one, %[[FAST]], %[[C0]] : f32
+// CHECK-NEXT:    %[[STANDS:.*]] = arith.andi %[[NONAN]], %[[NONZERO]] : i1
+// CHECK-NEXT:    %[[R:.*]] = scf.if %[[STANDS]] -> (f32) {
+// CHECK-NEXT:      scf.yield %[[FAST]] : f32
+// CHECK-NEXT:    } else {
+// CHECK:           %[[Z0:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:      %[[ZERO:.*]] = vector.broadcast %[[Z0]] : f32 to vector<4xf32>
+// CHECK-NEXT:      %[[ONES0:.*]] = arith.constant -1 : i32
+// CHECK-NEXT:      %[[ONES:.*]] = vector.broadcast %[[ONES0]] : i32 to vector<4xi32>
+// CHECK:           scf.for %[[J2:[^ ]*]] = {{.*}} iter_args(%[[M2:[^ ]*]] = %{{[^ ]*}}, %[[N:[^ ]*]] = %[[ZERO]], %[[B:[^ ]*]] = %[[ONES]], {{.*}}) -> (vector<4xf32>, vector<4xf32>, vector<4xi32>, {{.*}}) {
+// CHECK-NEXT:        %[[X2:.*]] = vector.load %x[%{{.*}}, %[[J2]]] : memref<4x32xf32>, vector<4xf32>
+// CHECK-NEXT:        %[[XB:.*]] = vector.bitcast %[[X2]] : vector<4xf32> to vector<4xi32>
+// CHECK-NEXT:        %[[GT2:.*]] = arith.cmpf ogt, %[[X2]], %[[M2]] : vector<4xf32>
+// CHECK-NEXT:        arith.select %[[GT2]], %[[X2]], %[[M2]] : vector<4xi1>, vector<4xf32>
+// CHECK-NEXT:        %[[UNO:.*]] = arith.cmpf uno, %[[X2]], %[[X2]] : vector<4xf32>
+// CHECK-NEXT:        arith.select %[[UNO]], %[[X2]], %[[N]] : vector<4xi1>, vector<4xf32>
+// CHECK-NEXT:        arith.andi %[[B]], %[[XB]] : vector<4xi32>
+// CHECK:           %[[EXACT:.*]] = vector.reduction <maximumf>, %{{.*}} : vector<1xf32> into f32
+// CHECK-NEXT:      %[[NAN:.*]] = vector.reduction <maximumf>, %{{.*}} : vector<1xf32> into f32
+// CHECK-NEXT:      %[[BITS:.*]] = vector.reduction <and>, %{{.*}} : vector<4xi32> into i32
+// CHECK-NEXT:      %[[SIGN:.*]] = arith.constant -2147483648 : i32
+// CHECK-NEXT:      %[[SB:.*]] = arith.andi %[[BITS]], %[[SIGN]] : i32
+// CHECK-NEXT:      %[[SZ:.*]] = arith.bitcast %[[SB]] : i32 to f32
+// CHECK-NEXT:      %[[F0:.*]] = arith.constant 0.000000e+00 : f32
+// CHECK-NEXT:      %[[IS0:.*]] = arith.cmpf oeq, %[[EXACT]], %[[F0]] : f32
+// CHECK-NEXT:      %[[FIXED:.*]] = arith.select %[[IS0]], %[[SZ]], %[[EXACT]] : f32
+// CHECK-NEXT:      %[[HASNAN:.*]] = arith.cmpf uno, %[[NAN]], %[[NAN]] : f32
+// CHECK-NEXT:      %[[RE:.*]] = arith.select %[[HASNAN]], %[[NAN]], %[[FIXED]] : f32
+// CHECK-NEXT:      scf.yield %[[RE]] : f32
+// CHECK-NEXT:    }
 // CHECK-NEXT:    %[[INIT:.*]] = memref.load
 // CHECK-NEXT:    %[[OUT:.*]] = arith.maximumf %[[INIT]], %[[R]] fastmath<reassoc> : f32
 // CHECK-NEXT:    memref.store %[[OUT]]
