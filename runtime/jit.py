@@ -204,14 +204,17 @@ def packed_entries(signatures: dict[str, FunctionSignature]) -> str:
     """LLVM IR of a packed entry `__xla_packed.<name>(ptr %args)` for each function of
     more than `MAX_CTYPES_ARGUMENTS` pointer parameters and no result: it loads the
     pointers from the array and calls the function (a JAX MLP of 2,500 ops has more
-    than 1,024 arrays in and out)."""
+    than 1,024 arrays in and out). It is `optnone`: O3 has nothing to gain in one load
+    per pointer and a call, and LLVM's optimizing code generation of a call with
+    thousands of arguments is superlinear (3,372 pointers: 4.9-6.2 CPU s of MCJIT for
+    the whole program, 2.1-2.8 s with the entry `optnone`)."""
     out: list[str] = []
     for name, sig in signatures.items():
         if len(sig.inputs) <= MAX_CTYPES_ARGUMENTS or not isinstance(sig.output, llvm.LLVMVoidType):
             continue
         if not all(isinstance(t, llvm.LLVMPointerType) for t in sig.inputs):
             continue
-        body = [f'define void @"{PACKED_PREFIX}{name}"(ptr %args) {{']
+        body = [f'define void @"{PACKED_PREFIX}{name}"(ptr %args) noinline optnone {{']
         for i in range(len(sig.inputs)):
             body.append(f"  %p{i} = getelementptr ptr, ptr %args, i64 {i}")
             body.append(f"  %a{i} = load ptr, ptr %p{i}")

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from runtime.jit import MAX_CTYPES_ARGUMENTS, PACKED_PREFIX
+from runtime.jit import MAX_CTYPES_ARGUMENTS, PACKED_PREFIX, FunctionSignature, packed_entries
 from xla_tools import compile
 
 N = MAX_CTYPES_ARGUMENTS + 6
@@ -38,3 +38,14 @@ def test_below_the_limit_calls_the_entry_directly() -> None:
     executable = compile(_program(4))
     assert f"{PACKED_PREFIX}main" not in executable._jit.symbols
     np.testing.assert_array_equal(executable(*[np.ones(2, np.float32)] * 4)[0], np.full(2, 2, np.float32))
+
+
+def test_packed_entry_is_not_optimized() -> None:
+    """The packed entry is compiled `optnone`: LLVM's optimizing code generation of a
+    call with thousands of arguments is superlinear."""
+    from xdsl.dialects import llvm
+
+    ptr = llvm.LLVMPointerType()
+    ir = packed_entries({"main": FunctionSignature("main", (ptr,) * N, llvm.LLVMVoidType())})
+    assert ir.startswith(f'define void @"{PACKED_PREFIX}main"(ptr %args) noinline optnone {{')
+    assert ir.count("load ptr") == N
