@@ -3,6 +3,8 @@ computes what the unrolled one does, and the pipeline outlines deep programs."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 import numpy as np
 import pytest
 
@@ -43,21 +45,33 @@ def test_find_run_returns_true_runs() -> None:
             assert _is_run(keys, run), (keys, run)
 
 
+def _unrolled(header: list[str], layer: Callable[[int, str], list[str]], carried: str, count: int) -> tuple[list[str], str]:
+    """`header`, then `count` layers, each `layer(i, x)` on the previous one's result
+    `x` (`%x` first, then `carried` with `{i}` the layer's number); the lines and the
+    last result."""
+    lines, x = list(header), "%x"
+    for i in range(count):
+        lines += layer(i, x)
+        x = carried.format(i=i)
+    return lines, x
+
+
 def _mlp_text(layers: int, width: int = 8, batch: int = 4) -> str:
     """An unrolled MLP: dot, bias, relu per layer, the weights as arguments."""
     t, w, b = f"tensor<{batch}x{width}xf32>", f"tensor<{width}x{width}xf32>", f"tensor<{width}xf32>"
     params = ", ".join(f"%w{i}: {w}, %b{i}: {b}" for i in range(layers))
-    lines = [f"func.func @main(%x: {t}, {params}) -> {t} {{"]
-    x = "%x"
-    for i in range(layers):
-        lines += [
+    lines, x = _unrolled(
+        [f"func.func @main(%x: {t}, {params}) -> {t} {{"],
+        lambda i, x: [
             f"  %d{i} = stablehlo.dot_general {x}, %w{i}, contracting_dims = [1] x [0] : ({t}, {w}) -> {t}",
             f"  %e{i} = stablehlo.broadcast_in_dim %b{i}, dims = [1] : ({b}) -> {t}",
             f"  %s{i} = stablehlo.add %d{i}, %e{i} : {t}",
             f"  %z{i} = stablehlo.constant dense<0.0> : {t}",
             f"  %r{i} = stablehlo.maximum %s{i}, %z{i} : {t}",
-        ]
-        x = f"%r{i}"
+        ],
+        "%r{i}",
+        layers,
+    )
     lines += [f"  return {x} : {t}", "}"]
     return "\n".join(lines)
 
@@ -91,19 +105,20 @@ def test_outlined_mlp_computes_the_unrolled_one() -> None:
 def test_values_read_after_the_run_are_results() -> None:
     """Each block's sum is read after the run: the function returns it too."""
     blocks, t, m = 24, "tensor<8xf32>", "tensor<8x8xf32>"
-    lines = [
-        f"func.func @main(%x: {t}, %y: {t}, %w: {m}) -> ({t}, tensor<f32>) {{",
-        "  %zero = stablehlo.constant dense<0.0> : tensor<f32>",
-    ]
-    x = "%x"
-    for i in range(blocks):
-        lines += [
+    lines, x = _unrolled(
+        [
+            f"func.func @main(%x: {t}, %y: {t}, %w: {m}) -> ({t}, tensor<f32>) {{",
+            "  %zero = stablehlo.constant dense<0.0> : tensor<f32>",
+        ],
+        lambda i, x: [
             f"  %m{i} = stablehlo.dot_general {x}, %w, contracting_dims = [0] x [0] : ({t}, {m}) -> {t}",
             f"  %a{i} = stablehlo.add %m{i}, %y : {t}",
             f"  %q{i} = stablehlo.sine %a{i} : {t}",
             f"  %s{i} = stablehlo.reduce(%q{i} init: %zero) applies stablehlo.add across dimensions = [0] : ({t}, tensor<f32>) -> tensor<f32>",
-        ]
-        x = f"%q{i}"
+        ],
+        "%q{i}",
+        blocks,
+    )
     total = "%s0"
     for i in range(1, blocks):
         lines.append(f"  %t{i} = stablehlo.add {total}, %s{i} : tensor<f32>")
@@ -127,11 +142,12 @@ def test_values_read_after_the_run_are_results() -> None:
 
 def _chain_text(pairs: int) -> str:
     t = "tensor<8xf32>"
-    lines = [f"func.func @main(%x: {t}, %y: {t}) -> {t} {{"]
-    x = "%x"
-    for i in range(pairs):
-        lines += [f"  %a{i} = stablehlo.add {x}, %y : {t}", f"  %b{i} = stablehlo.tanh %a{i} : {t}"]
-        x = f"%b{i}"
+    lines, x = _unrolled(
+        [f"func.func @main(%x: {t}, %y: {t}) -> {t} {{"],
+        lambda i, x: [f"  %a{i} = stablehlo.add {x}, %y : {t}", f"  %b{i} = stablehlo.tanh %a{i} : {t}"],
+        "%b{i}",
+        pairs,
+    )
     lines += [f"  return {x} : {t}", "}"]
     return "\n".join(lines)
 
