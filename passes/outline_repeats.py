@@ -55,6 +55,7 @@ from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 from xdsl.traits import ConstantLike
 
+from xla_dialect.fusion_weights import MATH_OP_WEIGHT, MAX_BODY_WEIGHT
 from xla_dialect.ops.contraction import DotGeneralOp, DotOp
 from xla_dialect.ops.convolution import ConvolutionOp
 from xla_dialect.ops.elementwise import ELEMENTWISE_OPS
@@ -238,15 +239,12 @@ def find_run(keys: Sequence[Hashable], min_period: int = 2) -> Run | None:
 _CONTRACTIONS: tuple[type[Operation], ...] = (DotOp, DotGeneralOp, ConvolutionOp)
 """A repeat holding one is a layer: its work outweighs the call."""
 
-ELEMENTWISE_REPEAT_WEIGHT = 2048
+ELEMENTWISE_REPEAT_WEIGHT = MAX_BODY_WEIGHT
 """A repeat without a contraction groups as many periods as weigh at most this much
 (`_expansion_weight`; one period if it weighs more): `linalg-fuse-elementwise` cuts a
-fused body at this weight anyway (its `MAX_BODY_WEIGHT`), so each repeat of a chain is
-one fused loop, and the calls add few cuts to what fusion makes."""
-
-_TRANSCENDENTAL_WEIGHT = 40
-"""What a transcendental op weighs against another op's 1: about the ops its
-polynomial expansion holds (as `linalg-fuse-elementwise` counts a `math` op)."""
+fused body at this weight anyway, so each repeat of a chain is one fused loop, and the
+calls add few cuts to what fusion makes. The weights are that pass's own (a
+transcendental op weighs `MATH_OP_WEIGHT`), both in `xla_dialect/fusion_weights.py`."""
 
 
 def _expansion_weight(op: Operation) -> int:
@@ -254,7 +252,7 @@ def _expansion_weight(op: Operation) -> int:
     transcendental = getattr(cls, "RESULT_RULE", None) == "same" and (
         getattr(cls, "OPERAND_TYPES", None) == "float_or_complex" or op.name == "xla.power"
     )
-    return _TRANSCENDENTAL_WEIGHT if transcendental else 1
+    return MATH_OP_WEIGHT if transcendental else 1
 
 _FUSIBLE: frozenset[type[Operation]] = frozenset(
     (*ELEMENTWISE_OPS, BroadcastInDimOp, BroadcastOp, ReshapeOp, TransposeOp)

@@ -45,6 +45,8 @@ from xdsl.ir import Block, Operation, Region, SSAValue, Use
 from xdsl.ir.affine import AffineDimExpr, AffineMap
 from xdsl.passes import ModulePass
 
+from xla_dialect.fusion_weights import MATH_OP_WEIGHT, MAX_BODY_WEIGHT
+
 
 def _is_permutation(m: AffineMap) -> bool:
     return m.num_dims == len(m.results) and m.is_projected_permutation()
@@ -302,19 +304,6 @@ def _erase_if_dead(op: Operation | None) -> None:
         op.erase()
         for v in operands:
             _erase_if_dead(v.owner if isinstance(v.owner, Operation) else None)
-
-
-MATH_OP_WEIGHT = 40
-"""What a `math` op of a body weighs against an `arith` op's 1: about the ops its
-expansion by `math-polynomial-approximation` holds (tanh 52, exp 32, log 58, sin 152
-on f32 vectors)."""
-
-MAX_BODY_WEIGHT = 2048
-"""The heaviest fused body: LLVM's O3 and code generation grow faster than linearly in
-the size of one loop body (an unbounded chain of 5,000 element-wise ops with 1,000
-tanh took 101 s of O3 in one loop, 0.24 s for a tenth of it). A body this heavy does
-hundreds of operations per element, so the extra pass over memory at a cut costs a
-few percent at most."""
 
 
 def body_weight(op: GenericOp) -> int:
