@@ -42,7 +42,7 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import BFloat16Type, ModuleOp, TensorType, TupleType
 from xdsl.ir import Attribute
 
-from runtime import allocator, guard, host_io
+from runtime import guard, host_io
 from runtime import threads as _threads
 from runtime.jit import (
     MAX_CTYPES_ARGUMENTS,
@@ -229,7 +229,7 @@ class Executable:
         outs = ", ".join(format_type(t) for t in self.output_types)
         return f"<Executable @{self.entry}: ({ins}) -> ({outs})>"
 
-    @property
+    @functools.cached_property
     def input_leaf_count(self) -> int:
         """How many arrays the parameters take once tuples are flattened."""
         return sum(len(leaves) for leaves in self._input_leaves)
@@ -259,10 +259,9 @@ class Executable:
                 f"machine's memory and swap ({memory_limit()} bytes)"
             )
         host_io.begin_run()
-        with _threads.use_threads(self.threads), allocator.CACHE.tracking() as handed_out:
+        with _threads.use_threads(self.threads):
             failed = self._function(*[_address(a) for a in arrays], *[_address(r) for r in results])
-            if failed != guard.NOT_FAILED:  # the code jumped back from a failed allocation
-                allocator.CACHE.release_all(handed_out)
+            if failed != guard.NOT_FAILED:  # the code jumped back from a failed allocation (its blocks are given back)
                 host_io.take_error()
                 raise guard.OutOfMemoryError(guard.failure_message(failed, self.entry))
         host_io.end_run()  # raises what a host op (infeed, custom call, ...) recorded

@@ -17,8 +17,8 @@ trampoline that marks a return point with `_setjmp`, and `__xla_alloc_failed`
   skips the chunks not yet started, finishes the region, and the thread that
   started it reports the failure on its own stack, where the entry's trampoline
   catches it. A jump never crosses a thread nor a region that is still running.
-* No Python frame is ever jumped over: the allocator callbacks have returned
-  before the null check, and the Python pool (`runtime/threads.py`) calls each
+* No Python frame is ever jumped over: nothing but native code runs between an
+  allocation and its null check, and the Python pool (`runtime/threads.py`) calls each
   chunk through `__xla_guarded_body` and records the failure as an error of the
   run (the loop's other iterations finish; the call then raises).
 * The runtime's own calls of compiled code from Python (collective combiners,
@@ -29,11 +29,12 @@ trampoline that marks a return point with `_setjmp`, and `__xla_alloc_failed`
 
 Compiled code calls `__xla_alloc_failed_at(size, site)`: `site` is the allocating
 op's `file:line:col` (a C string the lowering emits, or null), kept in one global of
-the handler until the message is made. After a failure, `Executable` gives back the
-buffers the caching allocator handed to that call (`runtime/allocator.py` logs them
-per thread) and raises `OutOfMemoryError`, a `MemoryError` naming the size and the op. Buffers below the
-allocator's threshold (64 KiB), and those a worker thread took for the chunk that
-failed, are not given back: a few small leaks on a failure, never a crash.
+the handler until the message is made. Each return point also holds the list of the
+caching allocator's blocks handed out under it (`runtime/allocator.py`): a trampoline
+that is jumped to gives them back, one that returns passes them to the enclosing
+point. `Executable` then raises `OutOfMemoryError`, a `MemoryError` naming the size
+and the op. Buffers below the allocator's threshold (64 KiB) are not given back: a
+few small leaks on a failure, never a crash.
 """
 
 from __future__ import annotations
@@ -55,6 +56,12 @@ the size that failed is stored right after it."""
 
 NOT_FAILED = -1
 """What a trampoline returns when the call finished."""
+
+BLOCKS_OFFSET = JMP_BUF_BYTES + 8
+"""Where in a return point the head of its list of the cache's blocks is (after the
+jump buffer and the size that failed)."""
+
+POINT_BYTES = BLOCKS_OFFSET + 8
 
 
 class OutOfMemoryError(HostIOError, MemoryError):
@@ -104,19 +111,26 @@ def _create_key() -> int:
 _KEY = _create_key()
 """The pthread key holding each thread's innermost return point (a jump buffer)."""
 
-_DECLARATIONS = """
+_DECLARATIONS = f"""
 declare ptr @pthread_getspecific(i32)
 declare i32 @pthread_setspecific(i32, ptr)
 declare i32 @_setjmp(ptr) returns_twice
+declare void @{allocator.ADOPT_SYMBOL}(ptr, ptr)
+declare void @{allocator.RELEASE_SYMBOL}(ptr)
 """
 
 
 def _trampoline(name: str, params: list[str], call: str) -> str:
-    """LLVM IR of a function that runs `call` under a return point of its own."""
+    """LLVM IR of a function that runs `call` under a return point of its own. The
+    point holds the list of the cache's blocks handed out under it
+    (`runtime/allocator.py`): given back when the call fails, passed to the enclosing
+    point (or to none) when it returns."""
     return f"""
 define i64 @{name}({", ".join(params)}) {{
 entry:
-  %point = alloca [{JMP_BUF_BYTES + 8} x i8], align 16
+  %point = alloca [{POINT_BYTES} x i8], align 16
+  %blocks = getelementptr i8, ptr %point, i64 {BLOCKS_OFFSET}
+  store ptr null, ptr %blocks, align 8
   %prev = call ptr @pthread_getspecific(i32 {_KEY})
   call i32 @pthread_setspecific(i32 {_KEY}, ptr %point)
   %jumped = call i32 @_setjmp(ptr %point) returns_twice
@@ -125,9 +139,20 @@ entry:
 run:
   {call}
   call i32 @pthread_setspecific(i32 {_KEY}, ptr %prev)
+  %left = load ptr, ptr %blocks, align 8
+  %clean = icmp eq ptr %left, null
+  br i1 %clean, label %done, label %pass
+pass:
+  %outer = icmp eq ptr %prev, null
+  %outer_blocks = getelementptr i8, ptr %prev, i64 {BLOCKS_OFFSET}
+  %to = select i1 %outer, ptr null, ptr %outer_blocks
+  call void @{allocator.ADOPT_SYMBOL}(ptr %blocks, ptr %to)
+  br label %done
+done:
   ret i64 {NOT_FAILED}
 failed:
   call i32 @pthread_setspecific(i32 {_KEY}, ptr %prev)
+  call void @{allocator.RELEASE_SYMBOL}(ptr %blocks)
   %slot = getelementptr i8, ptr %point, i64 {JMP_BUF_BYTES}
   %size = load volatile i64, ptr %slot, align 8
   ret i64 %size
@@ -224,6 +249,7 @@ def bind() -> None:
     with _LOCK:
         if _HANDLER is not None:
             return
+        allocator.bind(_KEY, BLOCKS_OFFSET)  # the trampolines call its list functions
         llvm_binding.add_symbol("__xla_alloc_unguarded", ctypes.cast(_unguarded, ctypes.c_void_p).value)  # pyright: ignore[reportArgumentType]
         engine = _compile(_handler_ir())
         llvm_binding.add_symbol(allocator.ALLOCATION_FAILED_SYMBOL, engine.get_function_address(allocator.ALLOCATION_FAILED_SYMBOL))
@@ -274,11 +300,9 @@ def guarded(address: int, pointers: int, name: str | None = None) -> Callable[..
     function = trampoline(pointers)
 
     def call(*args: int) -> None:
-        with allocator.CACHE.tracking() as handed_out:
-            failed = function(address, *args)
-            if failed != NOT_FAILED:
-                allocator.CACHE.release_all(handed_out)
-                raise OutOfMemoryError(failure_message(failed, name))
+        failed = function(address, *args)  # the trampoline gave back the blocks of a failed call
+        if failed != NOT_FAILED:
+            raise OutOfMemoryError(failure_message(failed, name))
 
     return call
 

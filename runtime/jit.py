@@ -37,7 +37,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
-from runtime import allocator, guard, host_io, threads  # noqa: F401 (allocator, threads bind __xla_alloc/__xla_free, __xla_parallel_for at import)
+from runtime import guard, host_io, threads
 from runtime.llvm_backend import convert_module
 from runtime.timing import TimingReport
 

@@ -540,10 +540,13 @@ class NativePool:
         self._shutdown = ctypes.CFUNCTYPE(ctypes.c_bool, i64)(f("__xla_pool_shutdown"))
         self.after_fork = ctypes.CFUNCTYPE(None)(f("__xla_pool_after_fork"))
         self._init(default_threads, spin_ns())
+        self.default_threads = default_threads
+        """The count of a thread whose own count is unset (0)."""
         self._lock = threading.Lock()
 
     def configure(self, default_threads: int) -> None:
         self._configure(default_threads, spin_ns())
+        self.default_threads = default_threads
 
     def workers(self) -> int:
         return int(self._workers())

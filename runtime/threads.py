@@ -145,9 +145,24 @@ class _Local(threading.local):
     """The thread count of the executable this thread is running (None: default)."""
     depth: int = 0
     """How many bodies this thread is inside (> 0: parallel loops run inline)."""
+    native: int = 0
+    """What this thread's count in the native pool is set to (0: unset, the default)."""
 
 
 _LOCAL = _Local()
+
+
+def _set_native_threads(threads: int | None) -> None:
+    """Set the calling thread's count in the native pool, unless it already is that: a
+    count equal to the pool's default is left unset (the same thing), so calls of
+    executables with the default count make no ctypes call (two cost ~5-13 us a call)."""
+    native = _NATIVE
+    if native is None:
+        return
+    want = 0 if threads is None or threads == native.default_threads else threads
+    if _LOCAL.native != want:
+        native.set_threads(want)
+        _LOCAL.native = want
 
 
 class use_threads:
@@ -162,13 +177,11 @@ class use_threads:
     def __enter__(self) -> None:
         self.previous = _LOCAL.threads
         _LOCAL.threads = self.threads
-        if _NATIVE is not None:
-            _NATIVE.set_threads(self.threads)
+        _set_native_threads(self.threads)
 
     def __exit__(self, *exc: object) -> None:
         _LOCAL.threads = self.previous
-        if _NATIVE is not None:
-            _NATIVE.set_threads(self.previous or 0)
+        _set_native_threads(self.previous)
 
 
 # ---------------------------------------------------------------------------
@@ -312,7 +325,7 @@ def _forget_pool_in_child() -> None:
     _POOL_LOCK = threading.Lock()
     _LOCAL.depth = 0
     if _NATIVE is not None:
-        _NATIVE.after_fork()
+        _NATIVE.after_fork()  # (the forking thread's count in the pool's key survives the fork)
 
 
 atexit.register(shutdown)
@@ -443,8 +456,7 @@ def bind_parallel_for(compile_ir: Callable[[str], Any]) -> None:
                     return
                 llvm_binding.add_symbol(PARALLEL_FOR_SYMBOL, native.parallel_for_address)
                 _NATIVE = native
-                if _LOCAL.threads is not None:
-                    native.set_threads(_LOCAL.threads)
+                _set_native_threads(_LOCAL.threads)
         finally:
             _BUILDING = False
             _READY = True
