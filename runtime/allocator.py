@@ -126,8 +126,9 @@ define internal ptr @field(ptr %user, i64 %word) alwaysinline {{
   ret ptr %p
 }}
 
-; A cached block of (size, align) taken out of the table, or null. Under the lock.
-define internal ptr @take(i64 %size, i64 %align) {{
+; The index of the first slot that is empty (%empty) or holds a block of (size, align),
+; or -1. Under the lock.
+define internal i64 @find(i64 %size, i64 %align, i1 %empty) {{
 entry:
   %top = load i64, ptr @top, align 8
   br label %loop
@@ -138,18 +139,36 @@ loop:
 body:
   %s = getelementptr [{slots} x %slot], ptr @slots, i64 0, i64 %i
   %user = load ptr, ptr %s, align 8
-  %empty = icmp eq ptr %user, null
-  br i1 %empty, label %next, label %check
-check:
+  %free = icmp eq ptr %user, null
   %sp = getelementptr %slot, ptr %s, i32 0, i32 1
   %ss = load i64, ptr %sp, align 8
   %ap = getelementptr %slot, ptr %s, i32 0, i32 2
   %sa = load i64, ptr %ap, align 8
   %m1 = icmp eq i64 %ss, %size
   %m2 = icmp eq i64 %sa, %align
-  %m = and i1 %m1, %m2
-  br i1 %m, label %hit, label %next
+  %kind = and i1 %m1, %m2
+  %held = xor i1 %free, true
+  %match = and i1 %held, %kind
+  %hit = select i1 %empty, i1 %free, i1 %match
+  br i1 %hit, label %found, label %next
+next:
+  %i1 = add i64 %i, 1
+  br label %loop
+found:
+  ret i64 %i
+none:
+  ret i64 -1
+}}
+
+; A cached block of (size, align) taken out of the table, or null. Under the lock.
+define internal ptr @take(i64 %size, i64 %align) {{
+entry:
+  %i = call i64 @find(i64 %size, i64 %align, i1 false)
+  %none = icmp eq i64 %i, -1
+  br i1 %none, label %miss, label %hit
 hit:
+  %s = getelementptr [{slots} x %slot], ptr @slots, i64 0, i64 %i
+  %user = load ptr, ptr %s, align 8
   store ptr null, ptr %s, align 8
   %c = load i64, ptr @cached, align 8
   %c1 = sub i64 %c, %size
@@ -158,10 +177,7 @@ hit:
   %n1 = sub i64 %n, 1
   store i64 %n1, ptr @count, align 8
   ret ptr %user
-next:
-  %i1 = add i64 %i, 1
-  br label %loop
-none:
+miss:
   ret ptr null
 }}
 
@@ -251,21 +267,11 @@ entry:
   store i64 0, ptr %cp, align 8  ; a cached block is nobody's: freeing it again goes to free()
   br label %find
 find:
-  %top = load i64, ptr @top, align 8
-  br label %loop
-loop:
-  %i = phi i64 [ 0, %find ], [ %i1, %next ]
-  %end = icmp eq i64 %i, %top
-  br i1 %end, label %grow, label %body
-body:
-  %s = getelementptr [{slots} x %slot], ptr @slots, i64 0, i64 %i
-  %u = load ptr, ptr %s, align 8
-  %empty = icmp eq ptr %u, null
-  br i1 %empty, label %store, label %next
-next:
-  %i1 = add i64 %i, 1
-  br label %loop
+  %i = call i64 @find(i64 0, i64 0, i1 true)
+  %none = icmp eq i64 %i, -1
+  br i1 %none, label %grow, label %store
 grow:
+  %top = load i64, ptr @top, align 8
   %room = icmp ult i64 %top, {slots}
   br i1 %room, label %extend, label %full
 extend:
@@ -276,7 +282,7 @@ full:
   call i1 @evict_oldest()
   br label %find
 store:
-  %at = phi i64 [ %i, %body ], [ %top, %extend ]
+  %at = phi i64 [ %i, %find ], [ %top, %extend ]
   %slot = getelementptr [{slots} x %slot], ptr @slots, i64 0, i64 %at
   store ptr %user, ptr %slot, align 8
   %ssp = getelementptr %slot, ptr %slot, i32 0, i32 1
@@ -448,19 +454,30 @@ done:
   ret void
 }}
 
-define void @{adopt}(ptr %list, ptr %outer) {{
+; Empty a return point's list: each block goes to the list `%outer` (null: to none),
+; or with %give_back into the table.
+define internal void @drain(ptr %list, ptr %outer, i1 %give_back) {{
 entry:
   call void @acquire()
   %first = load ptr, ptr %list, align 8
   br label %loop
 loop:
-  %user = phi ptr [ %first, %entry ], [ %next, %body ]
+  %user = phi ptr [ %first, %entry ], [ %next, %moved ]
   %end = icmp eq ptr %user, null
   br i1 %end, label %done, label %body
 body:
   %np = call ptr @field(ptr %user, i64 5)
   %next = load ptr, ptr %np, align 8
+  br i1 %give_back, label %cache, label %relink
+cache:
+  %op = call ptr @field(ptr %user, i64 3)
+  store ptr null, ptr %op, align 8
+  call void @put(ptr %user)
+  br label %moved
+relink:
   call void @link(ptr %user, ptr %outer)
+  br label %moved
+moved:
   br label %loop
 done:
   store ptr null, ptr %list, align 8
@@ -468,25 +485,13 @@ done:
   ret void
 }}
 
+define void @{adopt}(ptr %list, ptr %outer) {{
+  call void @drain(ptr %list, ptr %outer, i1 false)
+  ret void
+}}
+
 define void @{release_blocks}(ptr %list) {{
-entry:
-  call void @acquire()
-  %first = load ptr, ptr %list, align 8
-  br label %loop
-loop:
-  %user = phi ptr [ %first, %entry ], [ %next, %body ]
-  %end = icmp eq ptr %user, null
-  br i1 %end, label %done, label %body
-body:
-  %np = call ptr @field(ptr %user, i64 5)
-  %next = load ptr, ptr %np, align 8
-  %op = call ptr @field(ptr %user, i64 3)
-  store ptr null, ptr %op, align 8
-  call void @put(ptr %user)
-  br label %loop
-done:
-  store ptr null, ptr %list, align 8
-  call void @release()
+  call void @drain(ptr %list, ptr null, i1 true)
   ret void
 }}
 
