@@ -239,7 +239,12 @@ class Executable:
         the results' leaves; each leaf is checked against its parameter's type."""
         if len(leaves) != self.input_leaf_count:
             raise ValueError(f"@{self.entry} takes {self.input_leaf_count} input array(s), got {len(leaves)}")
-        arrays = [_as_leaf_array(v, spec, name) for v, (name, spec) in zip(leaves, self._named_input_leaves)]
+        arrays = [
+            # (the common case inline: a program with thousands of arrays checks each)
+            v if type(v) is np.ndarray and v.dtype is spec.dtype and v.shape == spec.shape and v.flags.c_contiguous
+            else _as_leaf_array(v, spec, name)
+            for v, (name, spec) in zip(leaves, self._named_input_leaves)
+        ]
         if out is not None:
             results = list(out)
             if len(results) != len(self._output_leaves):
