@@ -1,0 +1,157 @@
+"""How close is a memory-bound program to the fastest loop that moves the same bytes?
+
+    python benchmarks/bench_stream_limit.py [--filter logistic] [--reps 30]
+
+One core (`taskset -c 1`, `XLA_FLAGS=--xla_cpu_multi_thread_eigen=false`). For each
+element-wise case of `bench_transcendental.py` whose output has the shape of its one
+input (logistic, GELU tanh, GELU exact), the same number of bytes is moved by
+programs with no arithmetic to speak of:
+
+- `ours negate`: the project's `y = -x` of the same size;
+- `np.negative`: NumPy's loop;
+- `stream, plain stores` / `stream, NT stores`: a hand-written LLVM loop of 512-bit
+  loads, negations and stores (ordinary, or non-temporal), four registers a turn,
+  compiled by the project's JIT.
+
+Each is called right after XLA's call of the case, as the suites interleave the two, so
+every one starts from the cache state XLA leaves; each figure is a median. The `/XLA`
+column is the time over XLA's time for the case: where the arithmetic-free loops are
+themselves near the target ratio, the target is a matter of this machine's memory
+bandwidth, not of the case's code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import ctypes
+import statistics
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from harness import export
+
+from runtime.jit import compile_llvm_ir
+from xla_tools import compile
+
+STREAM_IR = """
+define void @stream(ptr noalias %x, ptr noalias %y, i64 %n) {{
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %next, %loop ]
+{body}
+  %next = add i64 %i, 4
+  %more = icmp ult i64 %next, %n
+  br i1 %more, label %loop, label %out
+out:
+  ret void
+}}
+!0 = !{{i32 1}}
+"""
+
+STEP = """  %j{u} = add i64 %i, {u}
+  %p{u} = getelementptr <16 x float>, ptr %x, i64 %j{u}
+  %v{u} = load <16 x float>, ptr %p{u}, align 4
+  %w{u} = fneg <16 x float> %v{u}
+  %q{u} = getelementptr <16 x float>, ptr %y, i64 %j{u}
+  store <16 x float> %w{u}, ptr %q{u}, align 64{nontemporal}"""
+
+
+def stream_loop(nontemporal: bool) -> Callable[[int, int, int], None]:
+    """`stream(x, y, vectors)`: y = -x over `vectors` (a multiple of 4) 16-float vectors;
+    `y` must be 64-byte aligned."""
+    tail = ", !nontemporal !0" if nontemporal else ""
+    body = "\n".join(STEP.format(u=u, nontemporal=tail) for u in range(4))
+    jit = compile_llvm_ir(STREAM_IR.format(body=body))
+    fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64)(jit.get_function("stream"))
+    fn.jit = jit  # type: ignore[attr-defined]  (keeps the code alive)
+    return fn
+
+
+def aligned_like(x: np.ndarray) -> np.ndarray:
+    """An uninitialised array like `x` whose data starts on a 64-byte line."""
+    raw = np.empty(x.nbytes + 64, np.uint8)
+    start = -raw.ctypes.data % 64
+    return raw[start : start + x.nbytes].view(x.dtype).reshape(x.shape)
+
+
+def negate_program(x: np.ndarray) -> Any:
+    n = x.size
+    return compile(
+        f"func.func @main(%x: tensor<{n}xf32>) -> tensor<{n}xf32> {{\n"
+        f"  %0 = stablehlo.negate %x : tensor<{n}xf32>\n"
+        f"  return %0 : tensor<{n}xf32>\n}}",
+        threads=1,
+    )
+
+
+def measure(case: Any, reps: int) -> dict[str, float]:
+    import jax
+
+    (x,) = (np.asarray(a) for a in case.args)
+    flat = np.ascontiguousarray(x, np.float32).reshape(-1)
+    if flat.size % 64:
+        raise ValueError(f"{case.name}: {flat.size} elements, not a multiple of 64")
+    ours = compile(export(case), threads=1)
+    negate = negate_program(flat)
+    plain, nontemporal = stream_loop(False), stream_loop(True)
+    jitted = jax.jit(case.fn)
+    device_x = jax.device_put(x)
+    out = aligned_like(x)
+    flat_out = out.reshape(-1)
+    vectors = flat.size // 16
+    xla = lambda: jax.block_until_ready(jitted(device_x))
+    runs: dict[str, Callable[[], object]] = {
+        "XLA (the case)": xla,
+        "ours (the case)": lambda: ours(x, out=[out]),
+        "ours negate": lambda: negate(flat, out=[flat_out]),
+        "np.negative": lambda: np.negative(flat, out=flat_out),
+        "stream, plain stores": lambda: plain(flat.ctypes.data, flat_out.ctypes.data, vectors),
+        "stream, NT stores": lambda: nontemporal(flat.ctypes.data, flat_out.ctypes.data, vectors),
+    }
+    for run in runs.values():
+        run()
+    times: dict[str, list[float]] = {name: [] for name in runs}
+    for _ in range(reps):
+        for name, run in runs.items():
+            xla()  # every call starts from the cache XLA's call leaves, as in the suites
+            start = time.perf_counter()
+            run()
+            times[name].append(time.perf_counter() - start)
+    return {name: statistics.median(t) for name, t in times.items()}
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--filter", default="", help="cases whose name contains this")
+    parser.add_argument("--reps", type=int, default=30)
+    args = parser.parse_args(argv)
+    import bench_transcendental
+
+    chosen = [
+        c for c in bench_transcendental.cases()
+        if args.filter in c.name and len(c.args) == 1 and np.asarray(c.args[0]).dtype == np.float32
+    ]
+    if not chosen:
+        print(f"no single-input f32 case matches {args.filter!r}", file=sys.stderr)
+        return 1
+    for case in chosen:
+        medians = measure(case, args.reps)
+        moved = 2 * np.asarray(case.args[0]).nbytes
+        reference = medians["XLA (the case)"]
+        print(f"{case.name}: {moved / 2**20:.0f} MiB read and written")
+        for name, seconds in medians.items():
+            print(f"  {name:22s} {seconds * 1e3:8.3f} ms  {moved / seconds / 1e9:6.1f} GB/s  /XLA {seconds / reference:5.2f}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
