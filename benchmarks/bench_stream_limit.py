@@ -3,15 +3,16 @@
     python benchmarks/bench_stream_limit.py [--filter logistic] [--reps 30]
 
 One core (`taskset -c 1`, `XLA_FLAGS=--xla_cpu_multi_thread_eigen=false`). For each
-element-wise case of `bench_transcendental.py` whose output has the shape of its one
-input (logistic, GELU tanh, GELU exact), the same number of bytes is moved by
-programs with no arithmetic to speak of:
+single-input f32 case of `bench_transcendental.py` and `bench_memory.py` whose output
+has its input's shape (logistic, GELU tanh, ...) or is one scalar (sum, mean and max of
+16M), the same bytes are moved by programs with no arithmetic to speak of:
 
-- `ours negate`: the project's `y = -x` of the same size;
-- `np.negative`: NumPy's loop;
-- `stream, plain stores` / `stream, NT stores`: a hand-written LLVM loop of 512-bit
-  loads, negations and stores (ordinary, or non-temporal), four registers a turn,
-  compiled by the project's JIT.
+- element-wise cases: `ours negate` (the project's `y = -x` of the same size),
+  `np.negative`, and `stream, plain stores` / `stream, NT stores`: a hand-written LLVM
+  loop of 512-bit loads, negations and stores (ordinary, or non-temporal), four
+  registers a turn, compiled by the project's JIT;
+- full reductions: `np.add.reduce`, and `read`: a hand-written loop of 512-bit loads
+  into eight accumulators (a sum in an order of its own: only its time matters).
 
 Each is called right after XLA's call of the case, as the suites interleave the two, so
 every one starts from the cache state XLA leaves; each figure is a median. The `/XLA`
@@ -65,6 +66,43 @@ STEP = """  %j{u} = add i64 %i, {u}
   store <16 x float> %w{u}, ptr %q{u}, align 64{nontemporal}"""
 
 
+READ_IR = """
+define float @read(ptr %x, i64 %n) {{
+entry:
+  br label %loop
+loop:
+  %i = phi i64 [ 0, %entry ], [ %next, %loop ]
+{phis}
+{body}
+  %next = add i64 %i, 8
+  %more = icmp ult i64 %next, %n
+  br i1 %more, label %loop, label %out
+out:
+{total}
+  ret float %t
+}}
+"""
+
+
+def read_loop() -> Callable[[int, int], float]:
+    """`read(x, vectors)`: the sum of `vectors` (a multiple of 8) 16-float vectors, in
+    eight accumulators."""
+    phis = "\n".join(f"  %a{u} = phi <16 x float> [ zeroinitializer, %entry ], [ %s{u}, %loop ]" for u in range(8))
+    body = "\n".join(
+        f"  %j{u} = add i64 %i, {u}\n  %p{u} = getelementptr <16 x float>, ptr %x, i64 %j{u}\n"
+        f"  %v{u} = load <16 x float>, ptr %p{u}, align 4\n  %s{u} = fadd <16 x float> %a{u}, %v{u}"
+        for u in range(8)
+    )
+    adds = ["  %b1 = fadd <16 x float> %s0, %s1"] + [f"  %b{u} = fadd <16 x float> %b{u - 1}, %s{u}" for u in range(2, 8)]
+    total = "\n".join([*adds, "  %t = call float @llvm.vector.reduce.fadd.v16f32(float 0.0, <16 x float> %b7)"])
+    jit = compile_llvm_ir(
+        READ_IR.format(phis=phis, body=body, total=total) + "declare float @llvm.vector.reduce.fadd.v16f32(float, <16 x float>)\n"
+    )
+    fn = ctypes.CFUNCTYPE(ctypes.c_float, ctypes.c_void_p, ctypes.c_int64)(jit.get_function("read"))
+    fn.jit = jit  # type: ignore[attr-defined]  (keeps the code alive)
+    return fn
+
+
 def stream_loop(nontemporal: bool) -> Callable[[int, int, int], None]:
     """`stream(x, y, vectors)`: y = -x over `vectors` (a multiple of 4) 16-float vectors;
     `y` must be 64-byte aligned."""
@@ -93,29 +131,48 @@ def negate_program(x: np.ndarray) -> Any:
     )
 
 
-def measure(case: Any, reps: int) -> dict[str, float]:
+def _references(x: np.ndarray, scalar: bool) -> tuple[dict[str, Callable[[], object]], list[np.ndarray]]:
+    """The arithmetic-free programs moving the bytes a case with input `x` moves (and the
+    arrays they need alive)."""
+    flat = np.ascontiguousarray(x, np.float32).reshape(-1)
+    if flat.size % 128:
+        raise ValueError(f"{flat.size} elements, not a multiple of 128")
+    vectors = flat.size // 16
+    if scalar:
+        read = read_loop()
+        return {"np.add.reduce": lambda: np.add.reduce(flat), "read": lambda: read(flat.ctypes.data, vectors)}, [flat]
+    negate = negate_program(flat)
+    plain, nontemporal = stream_loop(False), stream_loop(True)
+    out = aligned_like(flat)
+    runs: dict[str, Callable[[], object]] = {
+        "ours negate": lambda: negate(flat, out=[out]),
+        "np.negative": lambda: np.negative(flat, out=out),
+        "stream, plain stores": lambda: plain(flat.ctypes.data, out.ctypes.data, vectors),
+        "stream, NT stores": lambda: nontemporal(flat.ctypes.data, out.ctypes.data, vectors),
+    }
+    return runs, [flat, out]
+
+
+def measure(case: Any, reps: int) -> tuple[dict[str, float], int] | None:
+    """Medians of the case (XLA's and ours) and of its references, and the bytes moved;
+    None for a case whose result is neither of its input's shape nor a scalar."""
     import jax
 
     (x,) = (np.asarray(a) for a in case.args)
-    flat = np.ascontiguousarray(x, np.float32).reshape(-1)
-    if flat.size % 64:
-        raise ValueError(f"{case.name}: {flat.size} elements, not a multiple of 64")
-    ours = compile(export(case), threads=1)
-    negate = negate_program(flat)
-    plain, nontemporal = stream_loop(False), stream_loop(True)
     jitted = jax.jit(case.fn)
     device_x = jax.device_put(x)
-    out = aligned_like(x)
-    flat_out = out.reshape(-1)
-    vectors = flat.size // 16
+    result = np.asarray(jitted(device_x))
+    scalar = result.shape == ()
+    if not scalar and result.shape != x.shape:
+        return None
+    ours = compile(export(case), threads=1)
+    out = aligned_like(result)
+    references, _alive = _references(x, scalar)
     xla = lambda: jax.block_until_ready(jitted(device_x))
     runs: dict[str, Callable[[], object]] = {
         "XLA (the case)": xla,
         "ours (the case)": lambda: ours(x, out=[out]),
-        "ours negate": lambda: negate(flat, out=[flat_out]),
-        "np.negative": lambda: np.negative(flat, out=flat_out),
-        "stream, plain stores": lambda: plain(flat.ctypes.data, flat_out.ctypes.data, vectors),
-        "stream, NT stores": lambda: nontemporal(flat.ctypes.data, flat_out.ctypes.data, vectors),
+        **references,
     }
     for run in runs.values():
         run()
@@ -126,7 +183,8 @@ def measure(case: Any, reps: int) -> dict[str, float]:
             start = time.perf_counter()
             run()
             times[name].append(time.perf_counter() - start)
-    return {name: statistics.median(t) for name, t in times.items()}
+    moved = x.nbytes + result.nbytes
+    return {name: statistics.median(t) for name, t in times.items()}, moved
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -134,18 +192,24 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--filter", default="", help="cases whose name contains this")
     parser.add_argument("--reps", type=int, default=30)
     args = parser.parse_args(argv)
+    import bench_memory
     import bench_transcendental
 
-    chosen = [
-        c for c in bench_transcendental.cases()
-        if args.filter in c.name and len(c.args) == 1 and np.asarray(c.args[0]).dtype == np.float32
-    ]
+    def fits(case: Any) -> bool:
+        if args.filter not in case.name or len(case.args) != 1:
+            return False
+        x = np.asarray(case.args[0])
+        return x.dtype == np.float32 and x.size % 128 == 0
+
+    chosen = [c for c in [*bench_transcendental.cases(), *bench_memory.cases()] if fits(c)]
     if not chosen:
         print(f"no single-input f32 case matches {args.filter!r}", file=sys.stderr)
         return 1
     for case in chosen:
-        medians = measure(case, args.reps)
-        moved = 2 * np.asarray(case.args[0]).nbytes
+        measured = measure(case, args.reps)
+        if measured is None:
+            continue
+        medians, moved = measured
         reference = medians["XLA (the case)"]
         print(f"{case.name}: {moved / 2**20:.0f} MiB read and written")
         for name, seconds in medians.items():
