@@ -28,3 +28,8 @@ def test_stream_loops_negate_their_input(nontemporal: bool) -> None:
 def test_the_negate_program_negates() -> None:
     x = np.arange(-64, 64, dtype=np.float32)
     np.testing.assert_array_equal(bench.negate_program(x)(x), -x)
+
+
+def test_the_read_loop_sums_its_input() -> None:
+    x = np.random.default_rng(1).integers(-8, 8, 128 * 40).astype(np.float32)[3:][: 128 * 39]  # exact sums
+    assert bench.read_loop()(x.ctypes.data, x.size // 16) == x.sum()
