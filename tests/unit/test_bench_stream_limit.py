@@ -1,6 +1,6 @@
 """`benchmarks/bench_stream_limit.py`: its reference loops compute what they stand for (the
-negation of their input, into an aligned output), so the bandwidth they report is that of
-real work. No timing is asserted; the comparison with XLA needs JAX and is not run here."""
+negation of their input into an aligned output, the sum of their input), so the bandwidth
+they report is that of real work. No timing is asserted; the comparison with XLA needs JAX and is not run here."""
 
 from __future__ import annotations
 
