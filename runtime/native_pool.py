@@ -69,6 +69,13 @@ SPIN_NS = 50_000
 
 SPIN_ENV = "XLA_DIALECT_SPIN_US"
 
+OPT_LEVEL = 0
+"""LLVM's optimization level for the pool's own code, compiled at the first compile of a
+process: 22 ms at 0 against 140 ms at 3 (of which nearly all is code generation), while
+what a region costs is its futex calls and its atomics, not this code's instructions:
+`bench_parallel_overhead.py` at two threads measured 1.5-2.5 us a region at 0 and 1.2-2.0
+at 3 (three alternations of processes, the machine shared)."""
+
 _SYS_FUTEX = {"x86_64": 202, "AMD64": 202, "aarch64": 98, "arm64": 98}
 _PAUSE = {"x86_64": "call void @llvm.x86.sse2.pause()", "AMD64": "call void @llvm.x86.sse2.pause()"}
 
@@ -526,9 +533,9 @@ def ir() -> str:
 class NativePool:
     """The compiled pool: its entry point's address and the controls Python calls."""
 
-    def __init__(self, default_threads: int, compile_ir: Callable[[str], Any]) -> None:
+    def __init__(self, default_threads: int, compile_ir: Callable[..., Any]) -> None:
         """`compile_ir`: the JIT's `compile_llvm_ir` (passed in: the JIT imports this module's users)."""
-        self._jit: Any = compile_ir(ir())
+        self._jit: Any = compile_ir(ir(), opt_level=OPT_LEVEL)
         f = self._jit.get_function
         self.parallel_for_address: int = f("__xla_native_parallel_for")
         i64 = ctypes.c_int64
