@@ -37,6 +37,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
+from lowering.packed_abi import MAX_CTYPES_ARGUMENTS, PACKED_PREFIX
 from runtime import guard, host_io, threads
 from runtime.llvm_backend import convert_module
 from runtime.timing import TimingReport
@@ -192,17 +193,11 @@ def optimize(module: llvm_binding.ModuleRef, tm: llvm_binding.TargetMachine, spe
     mpm.run(module, pb)
 
 
-MAX_CTYPES_ARGUMENTS = 1024
-"""ctypes calls a foreign function with at most this many arguments."""
-
-PACKED_PREFIX = "__xla_packed."
-"""Prefix of the packed entry of a function with more pointer parameters than ctypes
-passes: it takes one array of the pointers (`packed_entries`)."""
-
-
 def packed_entries(signatures: dict[str, FunctionSignature]) -> str:
     """LLVM IR of a packed entry `__xla_packed.<name>(ptr %args)` for each function of
-    more than `MAX_CTYPES_ARGUMENTS` pointer parameters and no result: it loads the
+    more than `MAX_CTYPES_ARGUMENTS` pointer parameters and no result that has none
+    yet (`llvm-split-large-functions` defines the packed entry of a function it cuts,
+    whose parts read the pointers from the array: see `lowering/packed_abi.py`): it loads the
     pointers from the array and calls the function (a JAX MLP of 2,500 ops has more
     than 1,024 arrays in and out). It is `optnone`: O3 has nothing to gain in one load
     per pointer and a call, and LLVM's optimizing code generation of a call with
@@ -214,6 +209,8 @@ def packed_entries(signatures: dict[str, FunctionSignature]) -> str:
     0.006 / 0.008 / 0.018 through the address)."""
     out: list[str] = []
     for name, sig in signatures.items():
+        if PACKED_PREFIX + name in signatures:  # defined by `llvm-split-large-functions`
+            continue
         if len(sig.inputs) <= MAX_CTYPES_ARGUMENTS or not isinstance(sig.output, llvm.LLVMVoidType):
             continue
         if not all(isinstance(t, llvm.LLVMPointerType) for t in sig.inputs):

@@ -25,6 +25,7 @@ row-major, or `strided<[...], offset: N>`) give the address of an element:
 
 from __future__ import annotations
 
+import functools
 import math
 import weakref
 import zlib
@@ -40,8 +41,10 @@ from xdsl.dialects.builtin import (
     IntegerType,
     MemRefType,
     ModuleOp,
+    StringAttr,
     SymbolRefAttr,
     TensorType,
+    UnitAttr,
     VectorType,
     i1,
     i8,
@@ -342,12 +345,36 @@ def _site(op: Operation, rewriter: PatternRewriter) -> list[Operation]:
     known = sites.get(name)
     if known is None or known.parent is not module.body.block:
         data = text + b"\0"
+        tensor_type, array_type = _string_types(len(data))
         # (`from_list` of the signed bytes packs them back to `data`, a value at a time)
-        value = DenseIntOrFPElementsAttr(TensorType(IntegerType(8), [len(data)]), BytesAttr(data))
-        string = llvm.GlobalOp(llvm.LLVMArrayType(len(data), IntegerType(8)), name, "internal", constant=True, value=value)
+        value = DenseIntOrFPElementsAttr(tensor_type, BytesAttr(data))
+        # llvm.GlobalOp(array_type, name, "internal", constant=True, value=value)
+        properties = {
+            "global_type": array_type,
+            "sym_name": StringAttr(name),
+            "linkage": _INTERNAL,
+            "addr_space": _ADDRESS_SPACE_0,
+            "constant": _UNIT,
+            "value": value,
+        }
+        string = llvm.GlobalOp.create(properties=properties, regions=[Region()])
         rewriter.insert(string, InsertPoint.at_end(module.body.block))
         sites[name] = string
-    return [llvm.AddressOfOp(name, PTR)]
+    # llvm.AddressOfOp(name, PTR)
+    return [llvm.AddressOfOp.create(result_types=[PTR], properties={"global_name": SymbolRefAttr(name)})]
+
+
+# The attributes every site string shares (its global and its address are made with
+# `create`, as xDSL's builders make them, without rebuilding these per allocation).
+_INTERNAL = llvm.LinkageAttr("internal")
+_ADDRESS_SPACE_0 = IntegerAttr(0, 32)
+_UNIT = UnitAttr()
+
+
+@functools.lru_cache(maxsize=256)
+def _string_types(length: int) -> tuple[TensorType, llvm.LLVMArrayType]:
+    """The types of a site string of `length` bytes: its value's and its global's."""
+    return TensorType(IntegerType(8), [length]), llvm.LLVMArrayType(length, IntegerType(8))
 
 
 _SITES: weakref.WeakKeyDictionary[ModuleOp, dict[str, Operation]] = weakref.WeakKeyDictionary()

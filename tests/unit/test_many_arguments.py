@@ -53,3 +53,39 @@ def test_packed_entry_is_not_optimized() -> None:
     # called through its address, which O3's interprocedural passes do not follow
     assert f'load volatile ptr, ptr @"{PACKED_PREFIX}address.main"' in ir
     assert "call void %callee(" in ir
+
+
+def test_split_entry_brings_its_own_packed_entry() -> None:
+    """An entry cut by `llvm-split-large-functions` gets its packed entry from the pass
+    (the parts read the pointers they use from the array; no call passes all of them),
+    and the runtime adds none; it computes what the entry called directly computes."""
+    from lowering.to_llvm.common import register_llvm_extensions
+    from runtime.executable import load, xla_signatures
+    from xla_dialect.context import make_context, parse_module
+    from xla_tools.pipelines import LOWER_TO_LLVM, run_passes
+
+    n = N
+    params = ", ".join(f"%a{i}: tensor<2x2xf32>" for i in range(n))
+    program = (  # two products and a sum: the entry calls several kernels
+        f"func.func @main({params}) -> (tensor<2x2xf32>, tensor<2x2xf32>) {{\n"
+        f"  %p = xla.dot %a0, %a{n - 1} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>\n"
+        f"  %s = xla.add %p, %a1 : tensor<2x2xf32>\n"
+        f"  %q = xla.dot %s, %a{n - 2} : (tensor<2x2xf32>, tensor<2x2xf32>) -> tensor<2x2xf32>\n"
+        "  func.return %s, %q : tensor<2x2xf32>, tensor<2x2xf32>\n}\n"
+    )
+    ctx = make_context()
+    register_llvm_extensions(ctx)
+    module = parse_module(program, "many.mlir", ctx)
+    signatures = xla_signatures(module)
+    run_passes(module, LOWER_TO_LLVM, ctx, options={"llvm-split-large-functions": {"max_ops": 2}})
+    text = str(module)
+    assert f"llvm.func @{PACKED_PREFIX}main(" in text
+    assert "llvm.call @main.part1(" in text
+    compiled = load(module, signatures)
+    assert "@__xla_packed.address.main" not in compiled.jit.llvm_ir  # the runtime added none
+    rng = np.random.default_rng(0)
+    args = [rng.integers(-4, 5, (2, 2)).astype(np.float32) for _ in range(n)]
+    s, q = compiled.executable("main")(*args)
+    expected_s = args[0] @ args[n - 1] + args[1]  # small integers: exact in f32
+    np.testing.assert_array_equal(s, expected_s)
+    np.testing.assert_array_equal(q, expected_s @ args[n - 2])

@@ -101,3 +101,4 @@ builtin.module {
     llvm.return
   }
 }
+
