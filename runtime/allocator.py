@@ -50,6 +50,8 @@ import ctypes
 import os
 import platform
 import threading
+from collections.abc import Callable
+from typing import Any
 
 import llvmlite.binding as llvm_binding
 
@@ -560,16 +562,10 @@ def ir() -> str:
 class _Native:
     """The compiled cache and the controls Python calls."""
 
-    def __init__(self, key: int, list_offset: int) -> None:
-        llvm_binding.initialize_native_target()
-        llvm_binding.initialize_native_asmprinter()
-        module = llvm_binding.parse_assembly(ir())
-        module.verify()
+    def __init__(self, key: int, list_offset: int, compile_ir: Callable[[str, int], Any]) -> None:
         # Unoptimized: 19 ms of code generation at the process's first compile instead of
         # 52, and an allocate/free pair still takes well under a microsecond.
-        target = llvm_binding.Target.from_default_triple().create_target_machine(opt=0, reloc="default", codemodel="jitdefault")
-        self.engine = llvm_binding.create_mcjit_compiler(module, target)
-        self.engine.finalize_object()
+        self.engine = compile_ir(ir(), 0)
         f = self.engine.get_function_address
         i64, ptr = ctypes.c_int64, ctypes.c_void_p
         self.addresses = {name: f(name) for name in (ALLOC_SYMBOL, FREE_SYMBOL, ADOPT_SYMBOL, RELEASE_SYMBOL)}
@@ -595,16 +591,17 @@ _LOCK = threading.Lock()
 _NATIVE: _Native | None = None
 
 
-def bind(key: int, list_offset: int) -> None:
+def bind(key: int, list_offset: int, compile_ir: Callable[[str, int], Any]) -> None:
     """Compile the cache (once per process) and bind `__xla_alloc`, `__xla_free` and the
     list functions for the code compiled after it. `key`: the pthread key holding each
     thread's innermost return point; `list_offset`: where in a return point the head of
-    its list of blocks is (`runtime/guard.py` owns both and calls this first)."""
+    its list of blocks is (`runtime/guard.py` owns both and calls this first);
+    `compile_ir(ir, opt_level)`: its MCJIT engine for LLVM IR (`guard._compile`)."""
     global _NATIVE
     with _LOCK:
         if _NATIVE is not None:
             return
-        native = _Native(key, list_offset)
+        native = _Native(key, list_offset, compile_ir)
         for name, address in native.addresses.items():
             llvm_binding.add_symbol(name, address)
         _NATIVE = native

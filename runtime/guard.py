@@ -195,14 +195,14 @@ jump:
     )
 
 
-def _compile(ir: str) -> Any:
+def _compile(ir: str, opt_level: int = 2) -> Any:
     """An MCJIT engine for `ir` (llvmlite directly: this code is below the JIT's
     own pipeline, which binds the pool that needs it)."""
     llvm_binding.initialize_native_target()
     llvm_binding.initialize_native_asmprinter()
     module = llvm_binding.parse_assembly(ir)
     module.verify()
-    target = llvm_binding.Target.from_default_triple().create_target_machine(opt=2, reloc="default", codemodel="jitdefault")
+    target = llvm_binding.Target.from_default_triple().create_target_machine(opt=opt_level, reloc="default", codemodel="jitdefault")
     engine = llvm_binding.create_mcjit_compiler(module, target)
     engine.finalize_object()
     return engine
@@ -249,7 +249,7 @@ def bind() -> None:
     with _LOCK:
         if _HANDLER is not None:
             return
-        allocator.bind(_KEY, BLOCKS_OFFSET)  # the trampolines call its list functions
+        allocator.bind(_KEY, BLOCKS_OFFSET, _compile)  # the trampolines call its list functions
         llvm_binding.add_symbol("__xla_alloc_unguarded", ctypes.cast(_unguarded, ctypes.c_void_p).value)  # pyright: ignore[reportArgumentType]
         engine = _compile(_handler_ir())
         llvm_binding.add_symbol(allocator.ALLOCATION_FAILED_SYMBOL, engine.get_function_address(allocator.ALLOCATION_FAILED_SYMBOL))
