@@ -48,12 +48,13 @@ from __future__ import annotations
 
 import ctypes
 import os
-import platform
 import threading
 from collections.abc import Callable
 from typing import Any
 
 import llvmlite.binding as llvm_binding
+
+from runtime.native_pool import spin_hint
 
 LARGE_ALLOCATION = 1 << 16
 """Buffers of at least this many bytes go through the cache."""
@@ -78,8 +79,6 @@ SLOTS = 256
 MAGIC = 0x584C41424C4F434B
 """The check word of a live block is its buffer's address xor this ("XLABLOCK")."""
 
-_PAUSE = {"x86_64": "call void @llvm.x86.sse2.pause()", "AMD64": "call void @llvm.x86.sse2.pause()"}
-
 # Header fields, in i64 words from the header's start (the buffer's address - HEADER):
 # 0 base, 1 size, 2 alignment, 3 owner (the list head it is on), 4 prev, 5 next,
 # 6 check (the buffer's address - 16), 7 unused.
@@ -91,7 +90,7 @@ _IR = r"""
 @top = internal global i64 0, align 8
 @cached = internal global i64 0, align 8
 @count = internal global i64 0, align 8
-@limit = internal global i64 {limit}, align 8
+@limit = internal global i64 {limit}, align 8  ; set by __xla_cache_configure at bind
 @clock = internal global i64 0, align 8
 @key = internal global i32 0, align 4
 @offset = internal global i64 0, align 8
@@ -544,18 +543,16 @@ def limit_bytes() -> int:
 
 def ir() -> str:
     """The cache's LLVM IR for this machine."""
-    pause = _PAUSE.get(platform.machine(), "")
     return _IR.format(
         slots=SLOTS,
-        limit=1 << 30,
+        limit=0,
         header=HEADER,
         magic=MAGIC - (1 << 64) if MAGIC >= 1 << 63 else MAGIC,
         alloc=ALLOC_SYMBOL,
         free=FREE_SYMBOL,
         adopt=ADOPT_SYMBOL,
         release_blocks=RELEASE_SYMBOL,
-        pause=pause,
-        pause_decl="declare void @llvm.x86.sse2.pause()" if pause else "",
+        **spin_hint(),
     )
 
 

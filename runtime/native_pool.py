@@ -79,6 +79,14 @@ at 3 (three alternations of processes, the machine shared)."""
 _SYS_FUTEX = {"x86_64": 202, "AMD64": 202, "aarch64": 98, "arm64": 98}
 _PAUSE = {"x86_64": "call void @llvm.x86.sse2.pause()", "AMD64": "call void @llvm.x86.sse2.pause()"}
 
+
+def spin_hint() -> dict[str, str]:
+    """The IR a spin loop of this machine waits with (`pause`: the call, or nothing) and
+    its declaration (`pause_decl`), as `str.format` fields (the pool's and the
+    allocator's spin loops)."""
+    pause = _PAUSE.get(platform.machine(), "")
+    return {"pause": pause, "pause_decl": "declare void @llvm.x86.sse2.pause()" if pause else ""}
+
 _IR = r"""
 %timespec = type {{ i64, i64 }}
 
@@ -517,16 +525,13 @@ def spin_ns() -> int:
 
 def ir() -> str:
     """The pool's LLVM IR for this machine."""
-    machine = platform.machine()
-    pause = _PAUSE.get(machine, "")
     return _IR.format(
         max_workers=MAX_THREADS - 1,
         max_threads=MAX_THREADS,
         per_thread=CHUNKS_PER_THREAD,
         spin_ns=SPIN_NS,
-        sys_futex=_SYS_FUTEX.get(machine, 202),
-        pause=pause,
-        pause_decl="declare void @llvm.x86.sse2.pause()" if pause else "",
+        sys_futex=_SYS_FUTEX.get(platform.machine(), 202),
+        **spin_hint(),
     )
 
 
@@ -570,4 +575,4 @@ class NativePool:
             return True
 
 
-__all__ = ["CHUNKS_PER_THREAD", "MAX_THREADS", "SPIN_ENV", "SPIN_NS", "NativePool", "available", "ir", "spin_ns"]
+__all__ = ["CHUNKS_PER_THREAD", "MAX_THREADS", "SPIN_ENV", "SPIN_NS", "NativePool", "available", "ir", "spin_hint", "spin_ns"]
