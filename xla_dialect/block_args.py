@@ -1,4 +1,4 @@
-"""Adding and erasing many block arguments in linear time.
+"""Adding, erasing and retyping many block arguments in linear time.
 
 xDSL's `Block.insert_arg` and `Block.erase_arg` renumber every argument after the
 one inserted or erased and rebuild the block's argument tuple: one call costs the
@@ -64,4 +64,26 @@ def erase_block_args(args: Iterable[BlockArgument], *, safe_erase: bool = True) 
             arg.erase(safe_erase=safe_erase)
 
 
-__all__ = ["erase_block_args", "insert_block_args"]
+def retype_block_args(block: Block, new_types: Sequence[Attribute]) -> list[tuple[BlockArgument, BlockArgument]]:
+    """Give the block's arguments `new_types` (one per argument): each argument whose
+    type changes is replaced by a new one at its index (with its name hint), in one
+    pass, where xDSL's `replace_value_with_new_type` rebuilds the argument tuple once
+    per argument. Returns the (old, new) pairs; the old arguments keep their uses, for
+    the caller to move."""
+    old = block.args
+    if len(new_types) != len(old):
+        raise ValueError(f"{len(new_types)} types for {len(old)} block arguments")
+    pairs: list[tuple[BlockArgument, BlockArgument]] = []
+    args = list(old)
+    for index, (arg, t) in enumerate(zip(old, new_types)):
+        if t != arg.type:
+            new = BlockArgument(t, block, index)
+            new.name_hint = arg.name_hint
+            args[index] = new
+            pairs.append((arg, new))
+    if pairs:
+        _set_args(block, args)
+    return pairs
+
+
+__all__ = ["erase_block_args", "insert_block_args", "retype_block_args"]

@@ -58,7 +58,7 @@ from xdsl.dialects.builtin import (
     i32,
     i64,
 )
-from xdsl.ir import Attribute, Block, BlockArgument, Dialect, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Dialect, Operation, Region, SSAValue
 from xdsl.irdl import (
     AttrSizedOperandSegments,
     IRDLOperation,
@@ -85,6 +85,7 @@ from xdsl.transforms.reconcile_unrealized_casts import ReconcileUnrealizedCastsP
 from xdsl.utils.exceptions import VerifyException
 
 from lowering.pattern_dispatch import TypeDispatchingApplier  # the greedy applier, by op type
+from xla_dialect.block_args import retype_block_args
 from xla_dialect.diagnostics import LoweringError
 
 PTR = llvm.LLVMPointerType()
@@ -386,23 +387,14 @@ def convert_block_arguments(block: Block, rewriter: PatternRewriter | None = Non
     The block's arguments are replaced in one pass, as xDSL's
     `replace_value_with_new_type` would replace them one by one (each call of which
     rebuilds the block's argument tuple: quadratic in an entry's 3,372 arguments)."""
-    old_args = block.args
-    new_types = [convert_type(arg.type) for arg in old_args]
-    changed_at = [i for i, (arg, t) in enumerate(zip(old_args, new_types)) if t != arg.type]
-    if not changed_at:
+    pairs = retype_block_args(block, [convert_type(arg.type) for arg in block.args])
+    if not pairs:
         return False
     if rewriter is not None:
         rewriter.has_done_action = True
         if (parent := block.parent_op()) is not None:
             rewriter.handle_operation_modification(parent)
-    args = list(old_args)
-    for index in changed_at:
-        new_arg = BlockArgument(new_types[index], block, index)
-        new_arg.name_hint = old_args[index].name_hint
-        args[index] = new_arg
-    block._args = tuple(args)  # pyright: ignore[reportPrivateUsage]
-    for index in changed_at:
-        arg, new_arg = old_args[index], args[index]
+    for arg, new_arg in pairs:
         old_type = arg.type
         arg.replace_all_uses_with(new_arg)
         if not new_arg.uses:

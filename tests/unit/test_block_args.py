@@ -1,6 +1,7 @@
-"""`insert_block_args` / `erase_block_args` leave a block as the same sequence of
-xDSL's `Block.insert_arg` / `Block.erase_arg` calls does (types, order, indices, the
-erased arguments gone), and the cached hint constraints answer `isa` as xDSL does."""
+"""`insert_block_args` / `erase_block_args` / `retype_block_args` leave a block as the
+same sequence of xDSL's `Block.insert_arg` / `Block.erase_arg` /
+`Rewriter.replace_value_with_new_type` calls does (types, order, indices, name hints,
+the erased arguments gone), and the cached hint constraints answer `isa` as xDSL does."""
 
 from __future__ import annotations
 
@@ -8,10 +9,11 @@ import pytest
 import xdsl.irdl
 from xdsl.dialects.builtin import ArrayAttr, IntAttr, MemRefType, StringAttr, f32, f64, i1, i32, i64
 from xdsl.ir import Attribute, Block
+from xdsl.rewriter import Rewriter
 from xdsl.utils.hints import isa
 
 import xla_dialect  # noqa: F401 (installs the cached hint constraints)
-from xla_dialect.block_args import erase_block_args, insert_block_args
+from xla_dialect.block_args import erase_block_args, insert_block_args, retype_block_args
 
 TYPES: list[Attribute] = [i32, f32, i64, f64, i1]
 
@@ -96,3 +98,24 @@ def test_cached_hint_constraints_answer_as_xdsl() -> None:
     assert not isa(ArrayAttr([IntAttr(2), StringAttr("x")]), ArrayAttr[IntAttr])
     assert not isa(IntAttr(2), ArrayAttr[IntAttr])
     assert MemRefType(f32, [2, 3]).get_shape() == (2, 3)
+
+
+@pytest.mark.parametrize("changed", [[], [0], [4], [1, 3], [0, 1, 2, 3, 4]])
+def test_retype_is_a_sequence_of_replace_value_with_new_type(changed: list[int]) -> None:
+    new_types = [MemRefType(f32, [2]) if i in changed else t for i, t in enumerate(TYPES)]
+    ours, theirs = Block(arg_types=TYPES), Block(arg_types=TYPES)
+    for block in (ours, theirs):
+        for i, arg in enumerate(block.args):
+            arg.name_hint = f"a{i}"
+    pairs = retype_block_args(ours, new_types)
+    for i in changed:
+        Rewriter.replace_value_with_new_type(theirs.args[i], new_types[i])
+    assert _state(ours) == _state(theirs)
+    assert [a.name_hint for a in ours.args] == [a.name_hint for a in theirs.args]
+    assert [(old.index, new.index) for old, new in pairs] == [(i, i) for i in changed]
+    assert all(ours.args[new.index] is new and old.type == TYPES[old.index] for old, new in pairs)
+
+
+def test_retype_needs_a_type_per_argument() -> None:
+    with pytest.raises(ValueError, match="2 types for 5 block arguments"):
+        retype_block_args(Block(arg_types=TYPES), [i32, f32])
