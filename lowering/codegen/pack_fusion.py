@@ -28,13 +28,14 @@ import math
 from dataclasses import dataclass
 
 from xdsl.dialects import arith, memref
-from xdsl.dialects.builtin import MemRefType
+from xdsl.dialects.builtin import MemRefType, UnitAttr
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp
 from xdsl.ir import Operation, SSAValue
 from xdsl.ir.affine import AffineDimExpr
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from lowering.codegen.emitter import Emitter
+from lowering.loop_annotation import NO_UNROLL_SHORT
 from lowering.memref_views import VIEW_OPS, view_root
 
 MAX_PART_BYTES = 1 << 18
@@ -139,7 +140,7 @@ def panel_dimension(pack: GenericOp) -> int:
 def pack_part(e: Emitter, fusable: FusablePack, local: SSAValue, b: SSAValue, panel0: SSAValue | int, panels: int) -> None:
     """Pack the panels `panel0 .. panel0 + panels` of batch `b` (rows of A, or columns
     of B) into `local`: the pack generic with the part's extents, its batch and panel
-    indices offset."""
+    indices offset. Its short loops stay rolled (`NO_UNROLL_SHORT`)."""
     sizes = [1, panels, *fusable.view_type.get_shape()[2:]]
     origin, unit = [0] * len(sizes), [1] * len(sizes)
     local_type = local.type
@@ -161,6 +162,7 @@ def pack_part(e: Emitter, fusable: FusablePack, local: SSAValue, b: SSAValue, pa
             for use in list(index.result.uses):
                 if use.operation is not shifted:
                     use.operation.operands[use.index] = shifted.result
+    pack.attributes[NO_UNROLL_SHORT] = UnitAttr()
     e.add(pack)
 
 

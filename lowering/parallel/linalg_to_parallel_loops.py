@@ -31,6 +31,10 @@ bufferization makes) is first rewritten as the equivalent element-wise generic,
 so it becomes a parallel loop nest too (LLVM turns its contiguous inner loop
 back into a `memcpy`).
 
+A generic marked `xla.no_unroll_short` (the contractions' per-part packs) is lowered
+here whether or not it is parallel, and the short loops of its nest outside the two
+innermost are marked `no_unroll` (`lowering/loop_annotation.py`).
+
 It also makes parallel the loops over blocks of rows that `linalg-fuse-reductions`
 builds (`scf.for ... {fusion = "rows(B): ..."}`: softmax, layer norm) when,
 after bufferization, their iterations are independent: the loop carries no
@@ -68,6 +72,7 @@ from xdsl.pattern_rewriter import (
 from xdsl.rewriter import Rewriter
 from xdsl.transforms.convert_linalg_to_loops import LowerLinalgStructuredOpPattern
 
+from lowering.loop_annotation import NO_UNROLL_SHORT, keep_short_loops
 from lowering.memref_views import VIEW_OPS
 from lowering.pattern_dispatch import apply_once
 
@@ -154,8 +159,10 @@ class GenericToParallelLoops(RewritePattern):
     @op_type_rewrite_pattern
     def match_and_rewrite(self, op: GenericOp, rewriter: PatternRewriter, /) -> None:
         dim = parallel_dimension(op)
-        if dim is None:
+        keep_short = NO_UNROLL_SHORT in op.attributes
+        if dim is None and not keep_short:
             return
+        extents = op.get_static_loop_ranges() if keep_short else ()
         block = op.parent_block()
         assert block is not None
         before = op.prev_op
@@ -167,6 +174,10 @@ class GenericToParallelLoops(RewritePattern):
             new_ops.append(cursor)
             cursor = cursor.next_op
         loop = next((o for o in new_ops if isinstance(o, scf.ForOp)), None)
+        if keep_short:
+            keep_short_loops(loop, extents, 0 if dim is None else dim + 1)
+        if dim is None:
+            return
         for _ in range(dim):
             if loop is None:
                 return

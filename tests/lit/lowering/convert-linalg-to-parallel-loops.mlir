@@ -204,3 +204,50 @@ func.func @copies(%a: memref<128x128xf32>, %padded: memref<130x130xf32>, %small:
   "memref.copy"(%small, %small_out) : (memref<8x8xf32>, memref<8x8xf32>) -> ()
   func.return
 }
+
+// -----
+
+// A pack marked `xla.no_unroll_short` (a convolution's im2col in a contraction's
+// part, dimensions batch, panel, kh, kw, c, row): its outer parallel loop becomes
+// the scf.parallel, and the kernel-window loops (3 iterations each, outside the two
+// innermost) get `no_unroll`; the two innermost, and the long loops, do not.
+// CHECK-LABEL: func.func @pack_window
+// CHECK:         "scf.parallel"
+// CHECK-NEXT:    ^{{.*}}(%{{.*}}: index):
+// CHECK-NEXT:      scf.for %[[KH:.*]] =
+// CHECK-NEXT:        scf.for %[[KW:.*]] =
+// CHECK-NEXT:          scf.for %[[C:.*]] =
+// CHECK-NEXT:            scf.for %[[R:.*]] =
+// CHECK-NEXT:              memref.load %in[
+// CHECK:                   memref.store
+// CHECK-NEXT:            }{{$}}
+// CHECK-NEXT:          }{{$}}
+// CHECK-NEXT:        } {llvm.loop_annotation = {no_unroll = true}}
+// CHECK-NEXT:      } {llvm.loop_annotation = {no_unroll = true}}
+// CHECK-NEXT:      scf.reduce
+// CHECK-LABEL: func.func @pack_long_k
+// CHECK-NOT:     no_unroll
+// CHECK:         func.return
+func.func @pack_window(%in: memref<1x10x10x8xf32>, %window: memref<3x3x8xi8>, %out: memref<1x16x72x4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2, d3, d4, d5) -> (d2, d3, d4)>, affine_map<(d0, d1, d2, d3, d4, d5) -> (d0, d1, ((d2 * 24) + (d3 * 8)) + d4, d5)>], iterator_types = ["parallel", "parallel", "parallel", "parallel", "parallel", "parallel"]} ins(%window : memref<3x3x8xi8>) outs(%out : memref<1x16x72x4xf32>) attrs = {xla.no_unroll_short} {
+  ^bb0(%w: i8, %o: f32):
+    %p = linalg.index 1 : index
+    %kh = linalg.index 2 : index
+    %kw = linalg.index 3 : index
+    %c = linalg.index 4 : index
+    %x = memref.load %in[%p, %kh, %kw, %c] : memref<1x10x10x8xf32>
+    linalg.yield %x : f32
+  }
+  func.return
+}
+func.func @pack_long_k(%a: memref<64x512xf32>, %out: memref<16x512x4xf32>) {
+  linalg.generic {indexing_maps = [affine_map<(d0, d1, d2) -> (d0, d1, d2)>], iterator_types = ["parallel", "parallel", "parallel"]} outs(%out : memref<16x512x4xf32>) attrs = {xla.no_unroll_short} {
+  ^bb0(%o: f32):
+    %p = linalg.index 0 : index
+    %k = linalg.index 1 : index
+    %r = linalg.index 2 : index
+    %x = memref.load %a[%p, %k] : memref<64x512xf32>
+    linalg.yield %x : f32
+  }
+  func.return
+}

@@ -2,8 +2,9 @@
 
 // A convolution's im2col pack of A moves into the parallel parts: each part packs
 // its own rows (13 row panels of 5: M = 90 is 18 panels, so two parts, the last of
-// 5 panels) into a per-thread buffer on the stack, then the micro-kernel reads A
-// from it at the panel's offset in the part. No whole packed A is allocated; B's
+// 5 panels) into a per-thread buffer on the stack (the part's pack is marked
+// `xla.no_unroll_short`: its kernel-window loops are to stay rolled), then the
+// micro-kernel reads A from it at the panel's offset in the part. No whole packed A is allocated; B's
 // pack stays before the parts (all parts read it).
 // CHECK-LABEL: func.func @convolution
 // CHECK-NOT:     memref.alloc() {{.*}} : memref<1x18x145x5xf32>
@@ -19,14 +20,14 @@
 // CHECK:           %[[LAST:.*]] = arith.cmpi eq, %[[IP]], %{{.*}} : index
 // CHECK-NEXT:      scf.if %[[LAST]] {
 // CHECK-NEXT:        %[[SHORT:.*]] = memref.subview %[[LOCAL]][0, 0, 0, 0] [1, 5, 144, 5] [1, 1, 1, 1]
-// CHECK-NEXT:        linalg.generic {{.*}} outs(%[[SHORT]] : memref<1x5x144x5xf32, strided<[9425, 725, 5, 1]>>)
+// CHECK-NEXT:        linalg.generic {{.*}} outs(%[[SHORT]] : memref<1x5x144x5xf32, strided<[9425, 725, 5, 1]>>) attrs = {xla.no_unroll_short}
 // CHECK-NEXT:        ^{{.*}}(%{{.*}}: i8, %{{.*}}: f32):
 // CHECK-NEXT:          %[[P:.*]] = linalg.index 1 : index
 // CHECK-NEXT:          %{{.*}} = arith.addi %[[P]], %[[M_LO]] : index
 // CHECK:               memref.load %in[{{.*}}] : memref<1x12x11x16xf32>
 // CHECK:           } else {
 // CHECK-NEXT:        %[[FULL:.*]] = memref.subview %[[LOCAL]][0, 0, 0, 0] [1, 13, 144, 5] [1, 1, 1, 1]
-// CHECK-NEXT:        linalg.generic {{.*}} outs(%[[FULL]] : memref<1x13x144x5xf32, strided<[9425, 725, 5, 1]>>)
+// CHECK-NEXT:        linalg.generic {{.*}} outs(%[[FULL]] : memref<1x13x144x5xf32, strided<[9425, 725, 5, 1]>>) attrs = {xla.no_unroll_short}
 // CHECK:               memref.load %in[{{.*}}] : memref<1x12x11x16xf32>
 // CHECK:           scf.for
 // CHECK:             scf.for %[[M1:.*]] = %[[M_LO]] to
