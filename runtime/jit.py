@@ -21,6 +21,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import threading
+from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -40,6 +41,7 @@ from xdsl.ir import Attribute
 from lowering.packed_abi import MAX_CTYPES_ARGUMENTS, PACKED_PREFIX
 from runtime import guard, host_io, threads
 from runtime.llvm_backend import convert_module
+from runtime.parallel_codegen import compile_workers, plan_parts
 from runtime.timing import TimingReport
 
 
@@ -311,7 +313,7 @@ FUNCTION_PREFIX = "__xla_fn."
 """Prefix of the native symbols of the module's own functions."""
 
 
-def _mangle_defined_functions(mod: llvm_binding.ModuleRef) -> dict[str, str]:
+def _mangle_defined_functions(mod: llvm_binding.ModuleRef, elsewhere: frozenset[str] = frozenset()) -> dict[str, str]:
     """Give the functions the module defines symbols of their own.
 
     A program may name a function `exp`, `expf` or `malloc`: left as is, that
@@ -320,10 +322,11 @@ def _mangle_defined_functions(mod: llvm_binding.ModuleRef) -> dict[str, str]:
     program would run its own code instead, or recurse until it crashes. The
     functions it defines therefore get `__xla_fn.`-prefixed symbols (references
     follow the rename); declarations keep their names, since they are resolved
-    against the process (libm, the runtime's callbacks)."""
+    against the process (libm, the runtime's callbacks), except those of `elsewhere`,
+    the functions the module's other parts define (`runtime.parallel_codegen`)."""
     symbols: dict[str, str] = {}
     for f in mod.functions:
-        if not f.is_declaration and not f.name.startswith("llvm."):
+        if (not f.is_declaration or f.name in elsewhere) and not f.name.startswith("llvm."):
             # llvmlite looks symbols up as ASCII: a name such as `@"ÿ"` is spelled in hex
             own = f.name if f.name.isascii() else "utf8:" + f.name.encode("utf-8").hex()
             symbols[f.name] = FUNCTION_PREFIX + own
@@ -345,7 +348,9 @@ def _check_symbols(mod: llvm_binding.ModuleRef) -> None:
     missing = [
         f.name
         for f in mod.functions
-        if f.is_declaration and not f.name.startswith("llvm.") and not _symbol_exists(f.name)
+        if f.is_declaration
+        and not f.name.startswith(("llvm.", FUNCTION_PREFIX))  # (the latter: defined by another part)
+        and not _symbol_exists(f.name)
     ]
     if missing:
         raise JitError(f"unresolved external functions: {', '.join(sorted(missing))}")
@@ -360,12 +365,71 @@ def compile_llvm_module(
 ) -> JitModule:
     """Compile a module of `llvm.func`/`llvm.mlir.global` ops to native code."""
     report = timing if timing is not None else TimingReport()
+    parts = plan_parts(module, compile_workers()) if opt_level > 0 else None
     with report.phase("LLVM: translate to LLVM IR"):
         try:
-            llvm_ir = str(convert_module(module))
+            if parts is None:
+                llvm_ir = str(convert_module(module))
+            else:
+                texts = [str(convert_module(module, part=part)) for part in parts]
         except NotImplementedError as err:
             raise JitError(f"cannot translate the module to LLVM IR: {err}") from err
-    return compile_llvm_ir(llvm_ir, _signatures(module), opt_level=opt_level, timing=report, object_cache=object_cache)
+    if parts is None:
+        return compile_llvm_ir(llvm_ir, _signatures(module), opt_level=opt_level, timing=report, object_cache=object_cache)
+    defined = frozenset().union(*(part.functions for part in parts))
+    return _compile_parts(texts, defined, _signatures(module), opt_level, report, object_cache)
+
+
+PARTS_PHASE = "LLVM: optimize and generate code (parts in parallel)"
+"""The timing report's phase of `_compile_parts` (wall: the slowest part's; CPU: all)."""
+
+
+def _compile_part(text: str, defined: frozenset[str], opt_level: int) -> tuple[bytes, str, dict[str, str]]:
+    """One part (`runtime.parallel_codegen`): parse, optimize, object code; on a thread of
+    its own, in an LLVM context and with a target machine of its own."""
+    tm = create_target_machine(opt_level)
+    try:
+        mod = llvm_binding.parse_assembly(text, context=llvm_binding.create_context())
+        mod.verify()
+    except RuntimeError as err:
+        raise JitError(f"invalid LLVM IR: {err}\n{text}") from err
+    symbols = _mangle_defined_functions(mod, defined)
+    mod.triple = tm.triple
+    mod.data_layout = str(tm.target_data)
+    optimize(mod, tm, opt_level)
+    _check_symbols(mod)
+    return tm.emit_object(mod), str(mod), symbols
+
+
+def _compile_parts(
+    texts: list[str],
+    defined: frozenset[str],
+    signatures: dict[str, FunctionSignature],
+    opt_level: int,
+    report: TimingReport,
+    object_cache: ObjectCache | None,
+) -> JitModule:
+    """Compile the parts of a module on one thread each, then load their objects into
+    one MCJIT engine, which links their calls to each other."""
+    packed = packed_entries(signatures)
+    if packed:  # the first part holds the glue and the functions the host calls
+        texts[0] = f"{texts[0]}\n\n{packed}\n"
+    with report.phase(PARTS_PHASE), ThreadPoolExecutor(max_workers=len(texts)) as pool:
+        results = list(pool.map(lambda text: _compile_part(text, defined, opt_level), texts))
+    objects = [obj for obj, _, _ in results]
+    symbols: dict[str, str] = {}
+    for _, _, part_symbols in results:
+        symbols.update(part_symbols)
+    sites = host_io.bind_new_sites()
+    with report.phase("LLVM: load the parts (MCJIT)"):
+        jit = load_object_code(objects, signatures, symbols, opt_level=opt_level)
+    if object_cache is not None:
+        object_cache.objects.extend(objects)
+    if sites:
+        host_io.resolve_site_functions(sites, lambda name: jit.engine.get_function_address(symbols.get(name, name)))
+    jit.llvm_ir = "\n\n".join(texts)
+    jit.optimized_ir = "\n\n".join(text for _, text, _ in results)
+    return jit
 
 
 __all__ = [

@@ -46,6 +46,7 @@ from lowering.to_llvm.common import FPToSIOp, FPToUIOp, SwitchOp, UIToFPOp
 from lowering.to_llvm.vector_compare import ExtractElementOp
 from lowering.to_llvm.vector_compare import FCmpOp as VectorFCmpOp
 from lowering.to_llvm.vector_compare import SelectOp as VectorSelectOp
+from runtime.parallel_codegen import CodegenPart, symbol_references
 
 ValueMap = dict[SSAValue, ir.Value]
 BlockMap = dict[Block, LLVMBlock]
@@ -358,8 +359,12 @@ def _dominance_order(blocks: list[Block]) -> list[Block]:
     return order
 
 
-def convert_module(module: ModuleOp, *, target_triple: str | None = None, data_layout: str = "") -> ir.Module:
-    """Translate a module of `llvm.func`/`llvm.mlir.global` ops to llvmlite IR."""
+def convert_module(
+    module: ModuleOp, *, target_triple: str | None = None, data_layout: str = "", part: CodegenPart | None = None
+) -> ir.Module:
+    """Translate a module of `llvm.func`/`llvm.mlir.global` ops to llvmlite IR; with
+    `part`, only that part of it (`runtime.parallel_codegen`): its functions, its
+    globals (constants as internal copies), declarations of the functions it calls."""
     llvm_module = ir.Module(name=module.sym_name.data if getattr(module, "sym_name", None) else "module")
     triple = module.attributes.get("llvm.target_triple")
     if isinstance(triple, StringAttr):
@@ -385,13 +390,21 @@ def convert_module(module: ModuleOp, *, target_triple: str | None = None, data_l
                 f"cannot translate '{op.name}' to LLVM IR: the module must contain only "
                 "llvm.func and llvm.mlir.global ops (did a lowering pass not run?)"
             )
+    if part is not None:
+        globals_ = [g for g in globals_ if g.sym_name.data in part.globals]
+        named = {f.sym_name.data: f for f in funcs}
+        called = {r for f in part.functions for r in symbol_references(named[f])}
+        funcs = [f for f in funcs if f.sym_name.data in part.functions or f.sym_name.data in called]
     for g in globals_:
         _convert_global(g, llvm_module)
+        if part is not None and g.constant is not None:
+            llvm_module.get_global(g.sym_name.data).linkage = "internal"
     for f in funcs:
         _declare_func(f, llvm_module)
         fn = llvm_module.get_global(f.sym_name.data)
         linkage = f.linkage.linkage.data
-        if f.body.blocks and linkage not in ("external", ""):
+        defined_here = bool(f.body.blocks) and (part is None or f.sym_name.data in part.functions)
+        if defined_here and linkage not in ("external", "") and (part is None or f.sym_name.data not in part.exported):
             fn.linkage = linkage
         # (a property when a pass set it, an attribute when read from text)
         if "no_inline" in f.properties or "no_inline" in f.attributes:
@@ -399,7 +412,7 @@ def convert_module(module: ModuleOp, *, target_triple: str | None = None, data_l
         if "optimize_none" in f.properties or "optimize_none" in f.attributes:
             fn.attributes.add("optnone")  # (LLVM requires noinline with it)
     for f in funcs:
-        if f.body.blocks:
+        if f.body.blocks and (part is None or f.sym_name.data in part.functions):
             _convert_func(f, llvm_module)
     return llvm_module
 
