@@ -26,6 +26,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 import llvmlite.binding as llvm_binding
+import llvmlite.binding.ffi as llvm_ffi
 import numpy as np
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
@@ -388,17 +389,42 @@ def _compile_part(text: str, defined: frozenset[str], opt_level: int) -> tuple[b
     """One part (`runtime.parallel_codegen`): parse, optimize, object code; on a thread of
     its own, in an LLVM context and with a target machine of its own."""
     tm = create_target_machine(opt_level)
+    context = llvm_binding.create_context()
+    with llvm_ffi.OutputString() as error:
+        mod = llvm_binding.ModuleRef(_unlocked("LLVMPY_ParseAssembly")(context, ctypes.c_char_p(text.encode()), error), context)
+        if error:
+            mod.close()
+            raise JitError(f"invalid LLVM IR: {error}\n{text}")
     try:
-        mod = llvm_binding.parse_assembly(text, context=llvm_binding.create_context())
         mod.verify()
     except RuntimeError as err:
         raise JitError(f"invalid LLVM IR: {err}\n{text}") from err
     symbols = _mangle_defined_functions(mod, defined)
     mod.triple = tm.triple
     mod.data_layout = str(tm.target_data)
-    optimize(mod, tm, opt_level)
+    pto = llvm_binding.PipelineTuningOptions(speed_level=opt_level)
+    pto.loop_vectorization = opt_level >= 2
+    pto.slp_vectorization = opt_level >= 2
+    pb = llvm_binding.create_pass_builder(tm, pto)
+    _unlocked("LLVMPY_RunNewModulePassManager")(pb.getModulePassManager(), mod, pb)
     _check_symbols(mod)
-    return tm.emit_object(mod), str(mod), symbols
+    with llvm_ffi.OutputString() as error:
+        buffer = _unlocked("LLVMPY_TargetMachineEmitToMemory")(tm, mod, 1, error)
+        if not buffer:
+            raise JitError(f"code generation failed: {error}")
+    try:
+        obj = ctypes.string_at(llvm_ffi.lib.LLVMPY_GetBufferStart(buffer), llvm_ffi.lib.LLVMPY_GetBufferSize(buffer))
+    finally:
+        llvm_ffi.lib.LLVMPY_DisposeMemoryBuffer(buffer)
+    return obj, str(mod), symbols
+
+
+def _unlocked(name: str) -> Any:
+    """llvmlite's C function `name` without llvmlite's global lock (it serializes every
+    call into LLVM; a part's parsing, optimization and code generation use only its own
+    context, module and target machine, which LLVM allows on concurrent threads)."""
+    wrapper = getattr(llvm_ffi.lib, name)
+    return getattr(wrapper, "_cfn", wrapper)
 
 
 def _compile_parts(
@@ -414,6 +440,8 @@ def _compile_parts(
     packed = packed_entries(signatures)
     if packed:  # the first part holds the glue and the functions the host calls
         texts[0] = f"{texts[0]}\n\n{packed}\n"
+    guard.bind()  # the runtime's symbols, which each part's check looks up
+    threads.bind_parallel_for(compile_llvm_ir)
     with report.phase(PARTS_PHASE), ThreadPoolExecutor(max_workers=len(texts)) as pool:
         results = list(pool.map(lambda text: _compile_part(text, defined, opt_level), texts))
     objects = [obj for obj, _, _ in results]

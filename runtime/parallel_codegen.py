@@ -8,10 +8,14 @@ it), so the kernels can be optimized and compiled in separate LLVM modules, as X
 splits its CPU module for parallel code generation: `plan_parts` groups the
 functions into units (a kernel with everything it refers to; each glue function
 alone; the functions the host calls together) and deals the units out to at most
-`workers` parts of about equal size. `runtime.jit` then translates each part to its own LLVM module,
-optimizes it and generates its object code on a thread of its own (llvmlite leaves
-the GIL while LLVM works), and loads the objects into one MCJIT engine, which links
-their calls to each other.
+`workers` parts of about equal size. `runtime.jit` then translates each part to
+its own LLVM module and, on a thread of its own, parses, optimizes and generates
+its object code, in an LLVM context and with a target machine of its own; it loads
+the objects into one MCJIT engine, which links their calls to each other. ctypes
+leaves the GIL while LLVM works, but llvmlite also serializes every call into LLVM
+under one lock of its own (for its global context): the three long calls of a part
+go around that lock (`runtime.jit._unlocked`), which LLVM allows for threads that
+share no context, module or target machine.
 
 A function called from another part is exported from its own (external linkage;
 its name is the module's own `__xla_fn.` symbol, so it cannot meet another
