@@ -218,6 +218,9 @@ class Plan:
     panel: int = 0
     """Column form with `rows`: the outputs (along `v`) whose blocks take turns
     within each group of `rows`, a whole number of blocks."""
+    streams: int = 1
+    """Row form: contiguous segments of the reduced range read side by side, each
+    with `accumulators` vectors per output (1: one stream, the range in order)."""
 
 
 def plan(
@@ -228,12 +231,17 @@ def plan(
     column_vectors: int = 16,
     column_rows: int = 0,
     column_bytes: int = 0,
+    streams: int = 1,
+    stream_bytes: int = 0,
 ) -> Plan | None:
     """The plan for `op` (see the module docstring), or None to leave it alone.
     `accumulators` per output in the row forms; `column_vectors` vectors (shared by
     the outputs) per block of the column form; `column_rows` rows per block and a
     panel of outputs of at most `column_bytes` (at least one block) in the column
-    form (`Plan.rows`, `Plan.panel`; 0: blocks walk the whole reduction)."""
+    form (`Plan.rows`, `Plan.panel`; 0: blocks walk the whole reduction). A row form
+    whose inputs give a row of at least `stream_bytes` (> 0) is read as `streams`
+    segments side by side (`Plan.streams`; the `accumulators` shared among them,
+    at least one each) when `reassociate` allows and every stream gets a step."""
     iterators = [it.data for it in op.iterator_types.data]
     if op.res or not iterators or IteratorType.REDUCTION not in iterators or not op.outputs:
         return None
@@ -298,7 +306,13 @@ def plan(
         per_column = sum(_element_bytes(o) for o in op.outputs)
         rows = min(column_rows, sizes[first])
         panel = max(width, min(sizes[v] // width * width, column_bytes // per_column // width * width))
-    return Plan(form, tuple(sizes), lanes, k, parallel_outer, rows, panel)
+    n_streams = 1
+    if form == "row" and reassociate and streams > 1 and stream_bytes > 0:
+        row_bytes = sizes[v] * sum(_element_bytes(x) for x, m in zip(op.inputs, maps) if AffineDimExpr(v) in m.results)
+        per_stream = max(1, k // streams)
+        if row_bytes >= stream_bytes and sizes[v] >= streams * lanes * per_stream:
+            n_streams, k = streams, per_stream
+    return Plan(form, tuple(sizes), lanes, k, parallel_outer, rows, panel, n_streams)
 
 
 def _element_bytes(value: SSAValue) -> int:

@@ -15,6 +15,14 @@ parallel dimension `s` of P parts and `r'` of Q steps, `r = s * Q + r'`:
     out[p] = out[p] (+) partial[0, p] (+) ... (+) partial[P - 1, p]   (in order of s)
     dealloc partial
 
+Each input whose axis along `r` is indexed by `r` alone is read through a view
+(`memref.reinterpret_cast`) that splits that axis into [P, Q] with its strides
+and offset: its map has plain dimensions, `s` and `r'`, and it stays contiguous
+along `r'`, so `linalg-vectorize-reductions` takes the part's reduction (a full
+sum: P rows of Q). Where an input cannot be viewed so (a layout that is not
+static, `r` inside an expression), the inputs keep `s * Q + r'` in their maps and
+the split loops' ranges come from an unread zero-stride [P, Q] view of one byte.
+
 P is fixed at compile time (the largest divisor of R up to `max_parts` that
 leaves each part at least `MIN_PART_WORK` of work), never by the thread
 count, so the results are identical for every thread count. They differ from
@@ -49,13 +57,13 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.dialects.linalg.attrs import IteratorType, IteratorTypeAttr
 from xdsl.dialects.linalg.ops import GenericOp, IndexOp, YieldOp
-from xdsl.ir import Block, Operation, Region
-from xdsl.ir.affine import AffineExpr, AffineMap
+from xdsl.ir import Block, Operation, Region, SSAValue
+from xdsl.ir.affine import AffineDimExpr, AffineExpr, AffineMap
 from xdsl.passes import ModulePass
 from xdsl.rewriter import InsertPoint, Rewriter
 
 from lowering.parallel.linalg_to_parallel_loops import parallel_dimension
-from lowering.to_llvm.common import normalize_int
+from lowering.to_llvm.common import memref_offset, memref_strides, normalize_int
 
 MAX_PARTS = 16
 """The most parts a reduction is split into."""
@@ -189,6 +197,39 @@ def _shift(m: AffineMap, dim: int, steps: int) -> AffineMap:
     return AffineMap(n, 0, tuple(r.replace_dims_and_symbols(dims, []) for r in m.results))
 
 
+def _split_view(value: SSAValue, m: AffineMap, dim: int, parts: int, steps: int) -> tuple[memref.ReinterpretCastOp, AffineMap] | None:
+    """`value` (indexed by `m`) viewed with its axis indexed by `d_dim` alone split
+    into [parts, steps], and its map over the split iteration space (`d0` the part,
+    `d_(dim+1)` the step): None when no axis is `d_dim` alone, another one uses it,
+    or the layout is not static."""
+    t = value.type
+    if not isinstance(t, MemRefType):
+        return None
+    axes = [i for i, e in enumerate(m.results) if isinstance(e, AffineDimExpr) and e.position == dim]
+    if len(axes) != 1 or any(dim in e.used_dims() for i, e in enumerate(m.results) if i != axes[0]):
+        return None
+    try:
+        strides, offset = list(memref_strides(t)), memref_offset(t)
+    except ValueError:
+        return None
+    shape = list(t.get_shape())
+    axis = axes[0]
+    if any(s < 0 for s in shape) or shape[axis] != parts * steps:
+        return None
+    new_shape = [*shape[:axis], parts, steps, *shape[axis + 1 :]]
+    new_strides = [*strides[:axis], strides[axis] * steps, strides[axis], *strides[axis + 1 :]]
+    view_type = MemRefType(t.get_element_type(), new_shape, StridedLayoutAttr(new_strides, offset))
+    cast = memref.ReinterpretCastOp(value, [], [], [], [offset], new_shape, new_strides, view_type)
+    d = [AffineExpr.dimension(i + 1) for i in range(m.num_dims)]
+    results: list[AffineExpr] = []
+    for i, e in enumerate(m.results):
+        if i == axis:
+            results += [AffineExpr.dimension(0), d[dim]]
+        else:
+            results.append(e.replace_dims_and_symbols(d, []))
+    return cast, AffineMap(m.num_dims + 1, 0, tuple(results))
+
+
 def _parallel(n: int) -> list[IteratorTypeAttr]:
     return [IteratorTypeAttr(IteratorType.PARALLEL)] * n
 
@@ -213,30 +254,42 @@ def split(plan: SplitPlan) -> None:
         partials.append(partial)
         new_ops += [partial, fill]
 
-    # The split loops' ranges come from an unread operand of shape [P, Q] (a
-    # zero-stride view of one byte): `r = s * Q + r'` in the inputs' maps gives none.
-    byte = memref.AllocaOp.get(IntegerType(8), None, [1])
-    function = op.parent_op()
-    while function is not None and not isinstance(function, func.FuncOp):
-        function = function.parent_op()
-    assert function is not None
-    Rewriter.insert_op(byte, InsertPoint.at_start(function.body.block))
-    range_type = MemRefType(IntegerType(8), [parts, steps], StridedLayoutAttr([0, 0], 0))
-    ranges = memref.ReinterpretCastOp(byte.memref, [], [], [], [0], [parts, steps], [0, 0], range_type)
-    new_ops.append(ranges)
     maps = [m.data for m in op.indexing_maps.data]
     n_in = len(op.inputs)
     n_dims = 1 + len(op.iterator_types.data)
-    range_map = AffineMap(n_dims, 0, (AffineExpr.dimension(0), AffineExpr.dimension(plan.dim + 1)))
-    new_maps = [range_map, *(_shift(m, plan.dim, steps) for m in maps[:n_in])]
+    views = [_split_view(x, m, plan.dim, parts, steps) for x, m in zip(op.inputs, maps[:n_in], strict=True)]
+    out_maps: list[AffineMap] = []
     for out_map in maps[n_in:]:
         shifted = _shift(out_map, plan.dim, steps)
-        new_maps.append(AffineMap(shifted.num_dims, 0, (AffineExpr.dimension(0), *shifted.results)))
+        out_maps.append(AffineMap(shifted.num_dims, 0, (AffineExpr.dimension(0), *shifted.results)))
     body = op.detach_region(op.body)
-    body.block.insert_arg(IntegerType(8), 0)
+    if views and all(v is not None for v in views):
+        # Every input indexed by [P, Q] views: plain dimensions, read contiguously
+        # along the split one as before (`linalg-vectorize-reductions` takes it).
+        casts = [v[0] for v in views if v is not None]
+        new_ops += casts
+        in_values: list[SSAValue] = [c.result for c in casts]
+        in_maps = [v[1] for v in views if v is not None]
+    else:
+        # The split loops' ranges come from an unread operand of shape [P, Q] (a
+        # zero-stride view of one byte): `r = s * Q + r'` in the inputs' maps gives none.
+        byte = memref.AllocaOp.get(IntegerType(8), None, [1])
+        function = op.parent_op()
+        while function is not None and not isinstance(function, func.FuncOp):
+            function = function.parent_op()
+        assert function is not None
+        Rewriter.insert_op(byte, InsertPoint.at_start(function.body.block))
+        range_type = MemRefType(IntegerType(8), [parts, steps], StridedLayoutAttr([0, 0], 0))
+        ranges = memref.ReinterpretCastOp(byte.memref, [], [], [], [0], [parts, steps], [0, 0], range_type)
+        new_ops.append(ranges)
+        range_map = AffineMap(n_dims, 0, (AffineExpr.dimension(0), AffineExpr.dimension(plan.dim + 1)))
+        in_values = [ranges.result, *op.inputs]
+        in_maps = [range_map, *(_shift(m, plan.dim, steps) for m in maps[:n_in])]
+        body.block.insert_arg(IntegerType(8), 0)
     partial_op = GenericOp(
-        [ranges.result, *op.inputs], [p.memref for p in partials], body,
-        [AffineMapAttr(m) for m in new_maps], [IteratorTypeAttr(IteratorType.PARALLEL), *op.iterator_types.data],
+        in_values, [p.memref for p in partials], body,
+        [AffineMapAttr(m) for m in [*in_maps, *out_maps]],
+        [IteratorTypeAttr(IteratorType.PARALLEL), *op.iterator_types.data],
     )
     for name, attr in op.attributes.items():
         if name not in partial_op.attributes:
