@@ -17,7 +17,7 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
-from xdsl.ir import Attribute, Operation, SSAValue, TypeAttribute
+from xdsl.ir import Attribute, Operation, Region, SSAValue, TypeAttribute
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import ParseError, VerifyException
@@ -105,6 +105,15 @@ class LocatingParser(Parser):
         start = self._line_ends[line - 1] + 1 if line else 0
         return line + 1, pos - start + 1
 
+    def _location(self, line: int, col: int) -> FileLineColLoc:
+        """`FileLineColLoc(file, line + line_offset, col)`, made from parameters that are
+        valid by construction without verifying them again (that was a third of
+        building a reused line's op)."""
+        column = self._columns.get(col)
+        if column is None:
+            column = self._columns[col] = IntAttr(col)
+        return FileLineColLoc.new((self._name, IntAttr(line + self.line_offset), column))
+
     def _line_form(self, start: int) -> tuple[tuple[str, tuple[str, ...]], list[str], int] | None:
         """The form of the op line starting at `start` (`%r = stablehlo.add %a, %b : t`):
         its text with every value name replaced by `%`, with the dialect stack; its
@@ -147,15 +156,13 @@ class LocatingParser(Parser):
                 return None
             operands.append(values[0])
         line, col = self._line_col(start)
-        column = self._columns.get(col)
-        if column is None:
-            column = self._columns[col] = IntAttr(col)
         op = form.op_type.create(
             operands=operands,
             result_types=form.result_types,
             properties=form.properties,
             attributes=form.attributes,
-            location=FileLineColLoc(self._name, IntAttr(line + self.line_offset), column),
+            location=self._location(line, col),
+            regions=[region.clone() for region in form.regions],
         )
         result = names[0]
         self.lexer.pos = end
@@ -166,12 +173,16 @@ class LocatingParser(Parser):
 
     def _learn_line(self, start: int, op: Operation, location_given: bool) -> None:
         """Remember the form of the line at `start` that read as `op`, if `op` is all of
-        it, with no regions or successors, one result and operands named in order."""
+        it, with no successors, one result and operands named in order, and regions (a
+        reduction's `applies xla.add`) that use only their own values and whose ops have
+        no location (their copies have none either)."""
         found = self._line_form(start)
         if found is None or location_given:
             return
         key, names, end = found
-        if key in self._line_forms or op.regions or op.successors or len(op.results) != 1:
+        if key in self._line_forms or op.successors or len(op.results) != 1:
+            return
+        if op.regions and not _closed_and_unlocated(op):
             return
         following = self._current_token.span.start  # pyright: ignore[reportPrivateUsage]
         if following < end or (following == end and end < len(self._text)) or self._text[end:following].strip():
@@ -188,6 +199,7 @@ class LocatingParser(Parser):
             tuple(r.type for r in op.results),
             dict(op.properties),
             dict(op.attributes),
+            tuple(region.clone() for region in op.regions),
         )
 
     def parse_operation(self) -> Operation:
@@ -211,7 +223,7 @@ class LocatingParser(Parser):
         location_given = not isinstance(op.location, UnknownLoc)
         if not location_given:
             line, col = self._line_col(span.start)
-            op.location = FileLineColLoc(self._name, IntAttr(line + self.line_offset), IntAttr(col))
+            op.location = self._location(line, col)
         if learn:
             self._learn_line(span.start, op, location_given)
         return op
@@ -219,6 +231,20 @@ class LocatingParser(Parser):
 
 _VALUE_NAME = re.compile(r"(%(?:[0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*))")
 """A value name as the lexer reads it (`%0`, `%arg3`, `%cst_1`)."""
+
+
+def _closed_and_unlocated(op: Operation) -> bool:
+    """The ops nested in `op` have no location and use only values defined in `op`'s
+    regions."""
+    inner = [o for region in op.regions for o in region.walk()]
+    defined: set[SSAValue] = {r for o in inner for r in o.results}
+    defined.update(a for region in op.regions for block in region.blocks for a in block.args)
+    for o in inner:
+        if not isinstance(o.location, UnknownLoc) or o.successors:
+            return False
+        if any(v not in defined for v in o.operands):
+            return False
+    return True
 
 
 @dataclass(frozen=True)
@@ -231,6 +257,8 @@ class _LineForm:
     result_types: tuple[Attribute, ...]
     properties: dict[str, Attribute]
     attributes: dict[str, Attribute]
+    regions: tuple[Region, ...]
+    """Copies of its regions (each reuse copies them again)."""
 
 
 SPLIT_MARKER = "// -----"
@@ -320,9 +348,21 @@ def _verification_key(op: Operation) -> Hashable | None:
     The dialect's verifiers check types and attributes and never look at the ops that
     define the operands, so an op with the key of one verified before in the same
     module verifies too: a JAX export repeats the same few ops thousands of times
-    (each verified alone was a third of reading the 10,010-op transformer)."""
-    if op.regions or op.successors or not op.name.startswith("xla.") or op.next_op is None:
+    (each verified alone was a third of reading the 10,010-op transformer).
+
+    An op with regions (a reduction's `applies xla.add`) has a key when its regions
+    hold only ops without regions or successors that use values of their own block:
+    the key then also holds each block's argument types and, for each of its ops, its
+    class, where its operands come from (an argument or an earlier result, by
+    position), its result types, properties and attributes."""
+    if op.successors or not op.name.startswith("xla.") or op.next_op is None:
         return None
+    regions: tuple[Hashable, ...] = ()
+    if op.regions:
+        shape = _regions_shape(op)
+        if shape is None:
+            return None
+        regions = shape
     return (
         type(op),
         tuple([v.type for v in op.operands]),
@@ -330,7 +370,40 @@ def _verification_key(op: Operation) -> Hashable | None:
         tuple(op.properties.items()),
         tuple(op.attributes.items()),
         type(op.parent_op()),
+        regions,
     )
+
+
+def _regions_shape(op: Operation) -> tuple[Hashable, ...] | None:
+    """The blocks of `op`'s regions as `_verification_key` describes them, or None."""
+    shape: list[Hashable] = []
+    for region in op.regions:
+        for block in region.blocks:
+            where: dict[SSAValue, tuple[str, int, int]] = {a: ("arg", a.index, 0) for a in block.args}
+            ops: list[Hashable] = [tuple(a.type for a in block.args)]
+            for index, inner in enumerate(block.ops):
+                if inner.regions or inner.successors:
+                    return None
+                sources = []
+                for operand in inner.operands:
+                    source = where.get(operand)
+                    if source is None:
+                        return None
+                    sources.append(source)
+                for result in inner.results:
+                    where[result] = ("result", index, result.index)
+                ops.append(
+                    (
+                        type(inner),
+                        tuple(sources),
+                        tuple(r.type for r in inner.results),
+                        tuple(inner.properties.items()),
+                        tuple(inner.attributes.items()),
+                    )
+                )
+            shape.append(tuple(ops))
+        shape.append("end of region")
+    return tuple(shape)
 
 
 def verify_all(module: Operation, source: str | None = None) -> list[SourceDiagnostic]:

@@ -1,7 +1,8 @@
 """`LocatingParser` builds the op of a line whose form (its text but for value names)
 it has read before, with operands of the same types, from what it read then
 (`_reuse_line`). Reading with and without that gives the same modules (printed), the
-same locations of every op, the same verifier diagnostics and the same parse errors
+same locations of every op, the same verifier diagnostics (verifying an op like one
+verified before once, `_verification_key`, against verifying each) and the same parse errors
 on every lit input, example and conformance chunk, and on text made to hit its
 edges (types that differ, names defined twice, forward references, two ops on a
 line, `loc(...)`)."""
@@ -9,6 +10,7 @@ line, `loc(...)`)."""
 from __future__ import annotations
 
 from pathlib import Path
+from unittest.mock import patch
 
 import pytest
 from xdsl.context import Context
@@ -16,6 +18,7 @@ from xdsl.ir import Operation
 from xdsl.utils.exceptions import ParseError
 
 from lowering.to_llvm.common import register_llvm_extensions
+from xla_dialect import context
 from xla_dialect.context import (
     LocatingParser,
     make_context,
@@ -70,6 +73,18 @@ EDGES = [
         "  %0:2 = stablehlo.optimization_barrier %a, %a : tensor<2xf32>, tensor<2xf32>\n"
         "  %1:2 = stablehlo.optimization_barrier %0#0, %0#1 : tensor<2xf32>, tensor<2xf32>\n"
         "  func.return %1#0, %1#1 : tensor<2xf32>, tensor<2xf32>\n}\n"),
+    # reductions: a region of unlocated ops is copied; one of ops read from the line is not
+    ("func.func @f(%a: tensor<2x3xf32>) -> tensor<2xf32> {\n"
+        "  %c = stablehlo.constant dense<0.0> : tensor<f32>\n"
+        "  %0 = stablehlo.reduce(%a init: %c) applies stablehlo.add across dimensions = [1] : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>\n"
+        "  %1 = stablehlo.reduce(%0 init: %c) applies stablehlo.add across dimensions = [] : (tensor<2xf32>, tensor<f32>) -> tensor<2xf32>\n"
+        "  %2 = stablehlo.reduce(%1 init: %c) applies stablehlo.add across dimensions = [] : (tensor<2xf32>, tensor<f32>) -> tensor<2xf32>\n"
+        '  %3 = "stablehlo.reduce"(%a, %c) ({ ^bb0(%x: tensor<f32>, %y: tensor<f32>): %s = "stablehlo.add"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32> "stablehlo.return"(%s) : (tensor<f32>) -> () }) {dimensions = array<i64: 1>} : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>\n'
+        '  %4 = "stablehlo.reduce"(%a, %c) ({ ^bb0(%x: tensor<f32>, %y: tensor<f32>): %s = "stablehlo.add"(%x, %y) : (tensor<f32>, tensor<f32>) -> tensor<f32> "stablehlo.return"(%s) : (tensor<f32>) -> () }) {dimensions = array<i64: 1>} : (tensor<2x3xf32>, tensor<f32>) -> tensor<2xf32>\n'
+        "  %5 = stablehlo.add %2, %3 : tensor<2xf32>\n"
+        "  %6 = stablehlo.add %5, %4 : tensor<2xf32>\n"
+        "  func.return %6 : tensor<2xf32>\n"
+        "}\n"),
 ]
 
 
@@ -109,7 +124,8 @@ def _read(ctx: Context, text: str, reuse: bool) -> tuple[str, list[str], list[st
 
 def _compare(ctx: Context, text: str) -> int:
     fast = _read(ctx, text, True)
-    slow = _read(ctx, text, False)
+    with patch.object(context, "_verification_key", lambda op: None):  # every op verified alone
+        slow = _read(ctx, text, False)
     assert slow[3] == 0
     assert fast[:3] == slow[:3]
     return fast[3]
@@ -143,3 +159,41 @@ def test_repeated_lines_are_reused() -> None:
     assert parser.reused_lines == 3  # %1 and %2 (from %0's line), %cst_0 (from %cst's)
     op: Operation = list(module.walk())[3]
     assert op.name == "xla.add" and str(op.location) == 'loc("t.mlir":3:3)'
+
+
+def test_reductions_are_reused_with_copies_of_their_regions() -> None:
+    parser = LocatingParser(_context(), EDGES[-1], "t.mlir")
+    module = parser.parse_module()
+    assert parser.reused_lines == 2  # %2 (from %1's line) and %6 (from %5's)
+    reductions = [op for op in module.walk() if op.name == "xla.reduce"]
+    assert len({id(op.regions[0]) for op in reductions}) == len(reductions) == 5
+    assert str(reductions[2].location) == 'loc("t.mlir":5:3)'
+
+
+def test_reductions_like_one_verified_before_are_verified_once(monkeypatch: pytest.MonkeyPatch) -> None:
+    from xla_dialect.ops.reduction import ReduceOp
+
+    calls: list[int] = []
+    original = ReduceOp.verify
+
+    def counting(self: ReduceOp, verify_nested_ops: bool = True) -> None:
+        calls.append(1)
+        original(self, verify_nested_ops)
+
+    monkeypatch.setattr(ReduceOp, "verify", counting)
+    module = LocatingParser(_context(), EDGES[-1], "t.mlir").parse_module()
+    assert verify_all(module, EDGES[-1]) == []
+    assert len(calls) == 2  # %0, %3, %4 share a key (their bodies are alike), %1 and %2 another
+    reduce = (
+        "  %{0} = stablehlo.reduce(%a init: %c) applies stablehlo.add across dimensions = [1]"
+        " : (tensor<2x3xf32>, tensor<i32>) -> tensor<2xf32>\n"
+    )
+    wrong = (
+        "func.func @f(%a: tensor<2x3xf32>) -> tensor<2xf32> {\n"
+        "  %c = stablehlo.constant dense<0> : tensor<i32>\n"
+        + "".join(reduce.format(i) for i in range(3))
+        + "  func.return %2 : tensor<2xf32>\n}\n"
+    )
+    module = LocatingParser(_context(), wrong, "t.mlir", reuse_lines=False).parse_module()
+    lines = [d.line for d in verify_all(module, wrong)]
+    assert lines == [3, 4, 5]  # a failure is not remembered: each reduction reports it
