@@ -106,13 +106,17 @@ class LocatingParser(Parser):
         return line + 1, pos - start + 1
 
     def _location(self, line: int, col: int) -> FileLineColLoc:
-        """`FileLineColLoc(file, line + line_offset, col)`, made from parameters that are
-        valid by construction without verifying them again (that was a third of
-        building a reused line's op)."""
+        """`FileLineColLoc(file, line + line_offset, col)`, its parameters set without
+        verifying them again (a `StringAttr` and two `IntAttr`s, valid by construction:
+        verifying them was a third of building a reused line's op)."""
         column = self._columns.get(col)
         if column is None:
             column = self._columns[col] = IntAttr(col)
-        return FileLineColLoc.new((self._name, IntAttr(line + self.line_offset), column))
+        location = FileLineColLoc.__new__(FileLineColLoc)
+        object.__setattr__(location, "filename", self._name)
+        object.__setattr__(location, "line", IntAttr(line + self.line_offset))
+        object.__setattr__(location, "column", column)
+        return location
 
     def _line_form(self, start: int) -> tuple[tuple[str, tuple[str, ...]], list[str], int] | None:
         """The form of the op line starting at `start` (`%r = stablehlo.add %a, %b : t`):
