@@ -351,7 +351,9 @@ def _verification_key(op: Operation) -> Hashable | None:
 
     The dialect's verifiers check types and attributes and never look at the ops that
     define the operands, so an op with the key of one verified before in the same
-    module verifies too: a JAX export repeats the same few ops thousands of times
+    module verifies too (so does a `func.call`: xDSL checks its operand and result
+    types against its callee's, the same function for the same callee attribute within
+    one module; a JAX MLP calls its `@relu` once per layer): a JAX export repeats the same few ops thousands of times
     (each verified alone was a third of reading the 10,010-op transformer).
 
     An op with regions (a reduction's `applies xla.add`) has a key when its regions
@@ -359,7 +361,7 @@ def _verification_key(op: Operation) -> Hashable | None:
     the key then also holds each block's argument types and, for each of its ops, its
     class, where its operands come from (an argument or an earlier result, by
     position), its result types, properties and attributes."""
-    if op.successors or not op.name.startswith("xla.") or op.next_op is None:
+    if op.successors or not (op.name.startswith("xla.") or op.name == "func.call") or op.next_op is None:
         return None
     regions: tuple[Hashable, ...] = ()
     if op.regions:
