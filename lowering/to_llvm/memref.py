@@ -59,6 +59,7 @@ from lowering.to_llvm.common import (
     PTR,
     ConversionPass,
     bitwidth,
+    call_op,
     check_static_memref,
     convert_type,
     enclosing_module,
@@ -313,7 +314,7 @@ def alloc_ops(op: memref.AllocOp, plan: tuple[int, int], rewriter: PatternRewrit
     allocator = _checked(op, CACHED_ALLOC if size >= LARGE_ALLOCATION else "aligned_alloc", rewriter)
     c_align, c_size = int_constant(alignment), int_constant(size)
     site = _site(op, rewriter)
-    call = llvm.CallOp(symbol_ref(allocator), c_align.result, c_size.result, site[-1].results[0], return_type=PTR)
+    call = call_op(symbol_ref(allocator), c_align.result, c_size.result, site[-1].results[0], return_type=PTR)
     return [c_align, c_size, *site, call], call.returned  # pyright: ignore[reportReturnType]
 
 
@@ -457,7 +458,7 @@ def free_op(op: memref.DeallocOp, ptr: SSAValue, rewriter: PatternRewriter) -> O
     """The call freeing `ptr` (`op`'s buffer); the function is declared in the module."""
     release = "free" if _allocated_by(ptr) == "aligned_alloc" else CACHED_FREE
     ensure_function(op, release, [PTR], llvm.LLVMVoidType(), rewriter)
-    return llvm.CallOp(symbol_ref(release), ptr)
+    return call_op(symbol_ref(release), ptr)
 
 
 def _allocated_by(ptr: SSAValue) -> str | None:
