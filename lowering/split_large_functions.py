@@ -37,8 +37,12 @@ JAX MLP of 8,423 ops has 3,372 arrays) is called by the host through its packed 
 one array of the pointers. The pass defines that entry as the function that calls the
 parts: `@__xla_packed.main(%args)` holds the allocas and the frame and calls each part
 with `(%args, %frame)`, and a part loads the arguments it uses from `%args` at their
-index. `@main` keeps its signature: it stores its arguments into such an array and
-calls the packed entry. No call passes thousands of arguments: the runtime's packed
+index. The host cannot call `@main` itself (ctypes passes at most
+`MAX_CTYPES_ARGUMENTS` arguments), so when nothing in the module refers to it the pass
+erases it: its packed entry replaces it (compiling `@main`, which only stored its
+3,372 arguments into an array, was half of MCJIT's time on that MLP: 1.49 of 3.0 s).
+With `keep_wide=true`, or when the module calls it, `@main` keeps its signature: it
+stores its arguments into such an array and calls the packed entry. No call passes thousands of arguments: the runtime's packed
 entry, which loaded every pointer and called `@main` with all of them, cost code
 generation time quadratic in their number (instruction selection of the call: 0.2 /
 0.9 / 4.8 CPU s for 800 / 1,600 / 3,200 pointers; MCJIT on the 8,423-op MLP 8.9 → 2.1 s).
@@ -53,11 +57,14 @@ from xdsl.context import Context
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     AnyFloat,
+    ArrayAttr,
     DenseArrayBase,
+    DictionaryAttr,
     IntegerAttr,
     IntegerType,
     ModuleOp,
     StringAttr,
+    SymbolRefAttr,
     UnitAttr,
     VectorType,
     i32,
@@ -352,8 +359,14 @@ class SplitLargeFunctionsPass(ModulePass):
     """A public function of more pointer parameters than this (and no result) gets a
     packed entry (`lowering/packed_abi.py`) that calls its parts."""
 
+    keep_wide: bool = False
+    """Keep a function of more than `MAX_CTYPES_ARGUMENTS` parameters whose packed entry
+    the pass defines even when nothing in the module refers to it (the host calls the
+    packed entry: `runtime/executable.py`)."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         taken = {o.sym_name.data for o in op.ops if isinstance(getattr(o, "sym_name", None), StringAttr)}  # pyright: ignore
+        wide: list[llvm.FuncOp] = []
         for func_op in [o for o in op.ops if isinstance(o, llvm.FuncOp)]:
             packed = PACKED_PREFIX + func_op.sym_name.data
             if not _packs(func_op, self.packed_over) or packed in taken:
@@ -363,6 +376,37 @@ class SplitLargeFunctionsPass(ModulePass):
                 op.body.block.insert_ops_after(parts, func_op)
                 if packed is not None:
                     taken.add(packed)
+                    if len(func_op.function_type.inputs.data) > MAX_CTYPES_ARGUMENTS:
+                        wide.append(func_op)
+        if wide and not self.keep_wide:
+            referenced = _referenced_symbols(op)
+            for func_op in wide:
+                if func_op.sym_name.data not in referenced:
+                    op.body.block.erase_op(func_op)
+
+
+def _referenced_symbols(module: ModuleOp) -> set[str]:
+    """The root names of the symbol references held by the ops of `module` (callees,
+    addresses taken, ...), its own top-level symbols' names excluded."""
+    names: set[str] = set()
+
+    def collect(attribute: Attribute) -> None:
+        if isinstance(attribute, SymbolRefAttr):
+            names.add(attribute.root_reference.data)
+        elif isinstance(attribute, ArrayAttr):
+            for element in attribute.data:
+                collect(element)
+        elif isinstance(attribute, DictionaryAttr):
+            for element in attribute.data.values():
+                collect(element)
+
+    for inner in module.walk():
+        if inner is not module:
+            for attribute in inner.properties.values():
+                collect(attribute)
+            for attribute in inner.attributes.values():
+                collect(attribute)
+    return names
 
 
 def _packs(func_op: llvm.FuncOp, packed_over: int) -> bool:

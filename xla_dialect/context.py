@@ -17,11 +17,12 @@ from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
-from xdsl.ir import Operation, TypeAttribute
+from xdsl.ir import Attribute, Operation, Region, SSAValue, TypeAttribute
 from xdsl.parser import Parser
 from xdsl.parser.generic_parser import ParserState
 from xdsl.utils.exceptions import ParseError, VerifyException
-from xdsl.utils.lexer import Input
+from xdsl.utils.lexer import Input, Span
+from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from xla_dialect import xdsl_compat  # noqa: F401  (MLIR's reading of hex float literals)
 from xla_dialect.fast_lexer import FastLexer
@@ -29,6 +30,10 @@ from xla_dialect.locations import blank_location_aliases
 
 _PLAIN_TENSOR_TYPE = re.compile(r"tensor<(?:[0-9?]+x)*[a-z][a-z0-9]*>")
 """A ranked tensor type of a builtin element type, without encoding (`tensor<16x32xf32>`)."""
+
+_SHORT_DENSE_LITERAL = re.compile(r"dense<[^<>\"\n]{0,64}>\s*:\s*tensor<(?:[0-9?]+x)*[a-z][a-z0-9]*>")
+"""A short dense literal of a plain tensor type (`dense<0.000000e+00> : tensor<f32>`),
+without strings or nested brackets."""
 
 
 class LocatingParser(Parser):
@@ -38,11 +43,16 @@ class LocatingParser(Parser):
     (`xla_dialect/fast_lexer.py`). It also reads each distinct plain tensor type
     once: a JAX export spells the same few types tens of thousands of times, and xDSL reads each token by token
     (a third of the time to read a module). Types are values, so the one read
-    stands for every later spelling of the same text."""
+    stands for every later spelling of the same text; so do short dense literals.
+
+    With `reuse_lines` (the default) it also builds the op of a line whose form (its
+    text but for value names) it read before, with operands of the same types, from
+    what it read then (`_reuse_line`): a JAX export repeats its layers' lines, and
+    building the op that way costs a fraction of reading it."""
 
     line_offset: int = 0
 
-    def __init__(self, ctx: Context, input: str, name: str = "<unknown>") -> None:
+    def __init__(self, ctx: Context, input: str, name: str = "<unknown>", *, reuse_lines: bool = True) -> None:
         text = blank_location_aliases(input)
         super().__init__(ctx, text, name)
         self._parser_state = ParserState(FastLexer(Input(text, name)))  # pyright: ignore[reportPrivateUsage]
@@ -50,6 +60,12 @@ class LocatingParser(Parser):
         self._line_ends: list[int] | None = None
         self._text = text
         self._tensor_types: dict[str, TypeAttribute] = {}
+        self._dense_literals: dict[str, Attribute] = {}
+        self._reuse_lines = reuse_lines
+        self._line_forms: dict[tuple[str, tuple[str, ...]], _LineForm | None] = {}
+        self._columns: dict[int, IntAttr] = {}
+        self.reused_lines = 0
+        """How many ops were built from the form of an earlier line (`_reuse_line`)."""
 
     def parse_optional_type(self) -> TypeAttribute | None:
         start = self._current_token.span.start  # pyright: ignore[reportPrivateUsage]
@@ -67,6 +83,24 @@ class LocatingParser(Parser):
             self._tensor_types[match.group()] = parsed
         return parsed
 
+    def parse_optional_attribute(self) -> Attribute | None:
+        """Also reads each distinct short dense literal once (a JAX export spells the
+        same few scalar constants thousands of times); attributes are values too."""
+        start = self._current_token.span.start  # pyright: ignore[reportPrivateUsage]
+        match = _SHORT_DENSE_LITERAL.match(self._text, start)
+        if match is None:
+            return super().parse_optional_attribute()
+        known = self._dense_literals.get(match.group())
+        if known is not None:
+            self.lexer.pos = match.end()
+            self._parser_state.current_token = self.lexer.lex()  # pyright: ignore[reportPrivateUsage]
+            return known
+        parsed = super().parse_optional_attribute()
+        following = self._current_token.span.start  # pyright: ignore[reportPrivateUsage]
+        if parsed is not None and not self._text[match.end() : following].strip():
+            self._dense_literals[match.group()] = parsed
+        return parsed
+
     def _line_col(self, pos: int) -> tuple[int, int]:
         """The 1-based line and column of `pos`, by bisection in the line ends found
         once (xDSL's `Span.get_location` counts the newlines before each op: quadratic)."""
@@ -76,8 +110,115 @@ class LocatingParser(Parser):
         start = self._line_ends[line - 1] + 1 if line else 0
         return line + 1, pos - start + 1
 
+    def _location(self, line: int, col: int) -> FileLineColLoc:
+        """`FileLineColLoc(file, line + line_offset, col)`, its parameters set without
+        verifying them again (a `StringAttr` and two `IntAttr`s, valid by construction:
+        verifying them was a third of building a reused line's op)."""
+        column = self._columns.get(col)
+        if column is None:
+            column = self._columns[col] = IntAttr(col)
+        location = FileLineColLoc.__new__(FileLineColLoc)
+        object.__setattr__(location, "filename", self._name)
+        object.__setattr__(location, "line", IntAttr(line + self.line_offset))
+        object.__setattr__(location, "column", column)
+        return location
+
+    def _line_form(self, start: int) -> tuple[tuple[str, tuple[str, ...]], list[str], int] | None:
+        """The form of the op line starting at `start` (`%r = stablehlo.add %a, %b : t`):
+        its text with every value name replaced by `%`, with the dialect stack; its
+        names (the result's first); the end of the line. None: not one line of one
+        named result, or a line whose names could be anything else (strings,
+        comments, tuple indices, block names)."""
+        text = self._text
+        end = text.find("\n", start)
+        if end < 0:
+            end = len(text)
+        line = text[start:end]
+        if '"' in line or "//" in line or "^" in line or "loc(" in line:
+            return None
+        parts = _VALUE_NAME.split(line)
+        if len(parts) < 3 or parts[0] or not parts[2].startswith(" = "):
+            return None
+        texts = parts[0::2]
+        if any(t.startswith("#") for t in texts):
+            return None
+        stack = tuple(self._parser_state.dialect_stack)  # pyright: ignore[reportPrivateUsage]
+        return ("%".join(texts), stack), parts[1::2], end
+
+    def _reuse_line(self, start: int) -> Operation | None:
+        """The op of the line at `start` built from the form of an earlier line of the
+        same text but for value names, whose operands had the same types (what the
+        op's parser reads is then the same, so it builds the same op); None when this
+        line has no known form or an operand is not defined yet (the parser reads it)."""
+        found = self._line_form(start)
+        if found is None:
+            return None
+        key, names, end = found
+        form = self._line_forms.get(key)
+        if form is None:
+            return None
+        operands: list[SSAValue] = []
+        ssa_values = self.ssa_values
+        for name, expected in zip(names[1:], form.operand_types):
+            values = ssa_values.get(name[1:])
+            if not values or values[0].type != expected:
+                return None
+            operands.append(values[0])
+        line, col = self._line_col(start)
+        op = form.op_type.create(
+            operands=operands,
+            result_types=form.result_types,
+            properties=form.properties,
+            attributes=form.attributes,
+            location=self._location(line, col),
+            regions=[region.clone() for region in form.regions],
+        )
+        result = names[0]
+        self.lexer.pos = end
+        self._parser_state.current_token = self.lexer.lex()  # pyright: ignore[reportPrivateUsage]
+        self._register_ssa_definition(result[1:], op.results, Span(start, start + len(result), self.lexer.input))  # pyright: ignore[reportPrivateUsage]
+        self.reused_lines += 1
+        return op
+
+    def _learn_line(self, start: int, op: Operation, location_given: bool) -> None:
+        """Remember the form of the line at `start` that read as `op`, if `op` is all of
+        it, with no successors, one result and operands named in order, and regions (a
+        reduction's `applies xla.add`) that use only their own values and whose ops have
+        no location (their copies have none either)."""
+        found = self._line_form(start)
+        if found is None or location_given:
+            return
+        key, names, end = found
+        if key in self._line_forms or op.successors or len(op.results) != 1:
+            return
+        if op.regions and not _closed_and_unlocated(op):
+            return
+        following = self._current_token.span.start  # pyright: ignore[reportPrivateUsage]
+        if following < end or (following == end and end < len(self._text)) or self._text[end:following].strip():
+            return  # the op is not all of its line (more follows it there, or it goes on)
+        if names[0] in names[1:] or len(names) - 1 != len(op.operands):
+            return
+        for name, operand in zip(names[1:], op.operands):
+            values = self.ssa_values.get(name[1:])
+            if not values or values[0] is not operand:
+                return
+        self._line_forms[key] = _LineForm(
+            type(op),
+            tuple(v.type for v in op.operands),
+            tuple(r.type for r in op.results),
+            dict(op.properties),
+            dict(op.attributes),
+            tuple(region.clone() for region in op.regions),
+        )
+
     def parse_operation(self) -> Operation:
         span = self._current_token.span  # pyright: ignore[reportPrivateUsage]
+        learn = False
+        if self._reuse_lines and self._current_token.kind is MLIRTokenKind.PERCENT_IDENT:  # pyright: ignore[reportPrivateUsage]
+            reused = self._reuse_line(span.start)
+            if reused is not None:
+                return reused
+            learn = True
         try:
             op = super().parse_operation()
         except VerifyException as err:
@@ -88,10 +229,45 @@ class LocatingParser(Parser):
             # (each such case found is fixed at its parser and gets a regression test).
             what = "a value out of range for its type" if isinstance(err, struct.error) else type(err).__name__
             self.raise_error(f"malformed operation: {what}: {err}", span.start, self.pos)
-        if isinstance(op.location, UnknownLoc):
+        location_given = not isinstance(op.location, UnknownLoc)
+        if not location_given:
             line, col = self._line_col(span.start)
-            op.location = FileLineColLoc(self._name, IntAttr(line + self.line_offset), IntAttr(col))
+            op.location = self._location(line, col)
+        if learn:
+            self._learn_line(span.start, op, location_given)
         return op
+
+
+_VALUE_NAME = re.compile(r"(%(?:[0-9]+|[A-Za-z$._-][A-Za-z0-9$._-]*))")
+"""A value name as the lexer reads it (`%0`, `%arg3`, `%cst_1`)."""
+
+
+def _closed_and_unlocated(op: Operation) -> bool:
+    """The ops nested in `op` have no location and use only values defined in `op`'s
+    regions."""
+    inner = [o for region in op.regions for o in region.walk()]
+    defined: set[SSAValue] = {r for o in inner for r in o.results}
+    defined.update(a for region in op.regions for block in region.blocks for a in block.args)
+    for o in inner:
+        if not isinstance(o.location, UnknownLoc) or o.successors:
+            return False
+        if any(v not in defined for v in o.operands):
+            return False
+    return True
+
+
+@dataclass(frozen=True)
+class _LineForm:
+    """What the op of a line of some form was read as: its class, its operands'
+    types, its result types, properties and attributes (values, shared)."""
+
+    op_type: type[Operation]
+    operand_types: tuple[Attribute, ...]
+    result_types: tuple[Attribute, ...]
+    properties: dict[str, Attribute]
+    attributes: dict[str, Attribute]
+    regions: tuple[Region, ...]
+    """Copies of its regions (each reuse copies them again)."""
 
 
 SPLIT_MARKER = "// -----"
@@ -180,10 +356,24 @@ def _verification_key(op: Operation) -> Hashable | None:
 
     The dialect's verifiers check types and attributes and never look at the ops that
     define the operands, so an op with the key of one verified before in the same
-    module verifies too: a JAX export repeats the same few ops thousands of times
-    (each verified alone was a third of reading the 10,010-op transformer)."""
-    if op.regions or op.successors or not op.name.startswith("xla.") or op.next_op is None:
+    module verifies too (so does a `func.call`: xDSL checks its operand and result
+    types against its callee's, the same function for the same callee attribute within
+    one module; a JAX MLP calls its `@relu` once per layer): a JAX export repeats the same few ops thousands of times
+    (each verified alone was a third of reading the 10,010-op transformer).
+
+    An op with regions (a reduction's `applies xla.add`) has a key when its regions
+    hold only ops without regions or successors that use values of their own block:
+    the key then also holds each block's argument types and, for each of its ops, its
+    class, where its operands come from (an argument or an earlier result, by
+    position), its result types, properties and attributes."""
+    if op.successors or not (op.name.startswith("xla.") or op.name == "func.call") or op.next_op is None:
         return None
+    regions: tuple[Hashable, ...] = ()
+    if op.regions:
+        shape = _regions_shape(op)
+        if shape is None:
+            return None
+        regions = shape
     return (
         type(op),
         tuple([v.type for v in op.operands]),
@@ -191,7 +381,40 @@ def _verification_key(op: Operation) -> Hashable | None:
         tuple(op.properties.items()),
         tuple(op.attributes.items()),
         type(op.parent_op()),
+        regions,
     )
+
+
+def _regions_shape(op: Operation) -> tuple[Hashable, ...] | None:
+    """The blocks of `op`'s regions as `_verification_key` describes them, or None."""
+    shape: list[Hashable] = []
+    for region in op.regions:
+        for block in region.blocks:
+            where: dict[SSAValue, tuple[str, int, int]] = {a: ("arg", a.index, 0) for a in block.args}
+            ops: list[Hashable] = [tuple(a.type for a in block.args)]
+            for index, inner in enumerate(block.ops):
+                if inner.regions or inner.successors:
+                    return None
+                sources = []
+                for operand in inner.operands:
+                    source = where.get(operand)
+                    if source is None:
+                        return None
+                    sources.append(source)
+                for result in inner.results:
+                    where[result] = ("result", index, result.index)
+                ops.append(
+                    (
+                        type(inner),
+                        tuple(sources),
+                        tuple(r.type for r in inner.results),
+                        tuple(inner.properties.items()),
+                        tuple(inner.attributes.items()),
+                    )
+                )
+            shape.append(tuple(ops))
+        shape.append("end of region")
+    return tuple(shape)
 
 
 def verify_all(module: Operation, source: str | None = None) -> list[SourceDiagnostic]:

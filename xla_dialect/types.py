@@ -139,8 +139,25 @@ def is_tensor(t: Attribute) -> TypeGuard[TensorType[Attribute]]:
     return isinstance(t, TensorType)
 
 
+_TENSOR_TYPES: dict[tuple[tuple[int, ...], Attribute], TensorType[Attribute]] = {}
+"""The tensor types `tensor` made, by shape and element type: types are values, and the
+verifiers and type inference ask for the same few thousands of times (building one was
+5 % of reading a JAX export)."""
+
+
 def tensor(shape: Sequence[int], element_type: Attribute) -> TensorType[Attribute]:
-    return TensorType(element_type, list(shape))
+    """`tensor<shape x element_type>`."""
+    key = (tuple(shape), element_type)
+    try:
+        known = _TENSOR_TYPES.get(key)
+    except TypeError:  # an element type that cannot be hashed
+        return TensorType(element_type, list(shape))
+    if known is None:
+        known = TensorType(element_type, list(shape))
+        if len(_TENSOR_TYPES) >= 1 << 14:
+            _TENSOR_TYPES.clear()
+        _TENSOR_TYPES[key] = known
+    return known
 
 
 def shape_of(t: Attribute) -> tuple[int, ...]:

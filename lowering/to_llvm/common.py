@@ -480,6 +480,28 @@ def _integer_attr(value: int, t: IntegerType) -> IntegerAttr:
     return IntegerAttr(normalize_int(value, t.width.data), t)
 
 
+def call_op(callee: str | SymbolRefAttr, *args: SSAValue, return_type: Attribute | None = None) -> llvm.CallOp:
+    """`llvm.CallOp(callee, *args, return_type=return_type)`: the op xDSL's builder
+    makes, made with `create` from the properties its builder made for the first call of
+    the same callee, argument count and return type (building and verifying them was a
+    sixth of `convert-to-llvm` on a large entry's thousands of calls)."""
+    key = (callee, len(args), return_type)
+    form = _CALL_FORMS.get(key)
+    if form is None:
+        op = llvm.CallOp(callee, *args, return_type=return_type)
+        if len(_CALL_FORMS) >= 4096:
+            _CALL_FORMS.clear()
+        _CALL_FORMS[key] = (dict(op.properties), dict(op.attributes), [r.type for r in op.results])
+        return op
+    properties, attributes, result_types = form
+    return llvm.CallOp.create(operands=args, result_types=result_types, properties=properties, attributes=attributes)
+
+
+_CALL_FORMS: dict[
+    tuple[str | SymbolRefAttr, int, Attribute | None], tuple[dict[str, Attribute], dict[str, Attribute], list[Attribute]]
+] = {}
+
+
 @functools.lru_cache(maxsize=256)
 def symbol_ref(name: str) -> SymbolRefAttr:
     """`SymbolRefAttr(name)`, one value per name: for calls of the few runtime
@@ -770,6 +792,7 @@ __all__ = [
     "bf16_arithmetic_error",
     "bf16_bits",
     "bitwidth",
+    "call_op",
     "cast_value",
     "check_bf16_operand",
     "check_static_memref",

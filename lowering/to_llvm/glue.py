@@ -22,13 +22,13 @@ op that has it).
 
 from __future__ import annotations
 
-from xdsl.dialects import func, llvm, memref
+from xdsl.dialects import func, memref
 from xdsl.dialects.builtin import UnrealizedConversionCastOp
 from xdsl.ir import Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from lowering.to_llvm.common import llvm_operand
+from lowering.to_llvm.common import call_op, llvm_operand
 from lowering.to_llvm.memref import alloc_ops, alloc_plan, free_op
 from xla_dialect.diagnostics import LoweringError
 
@@ -93,7 +93,7 @@ def lower_glue(body: Region, rewriter: PatternRewriter) -> None:
             if op.res:
                 continue  # the patterns lower a call with a result (its result's cast)
             args = [operand(a, op) for a in op.arguments]
-            Rewriter.insert_op(llvm.CallOp(op.callee, *args, return_type=None), InsertPoint.before(op))
+            Rewriter.insert_op(call_op(op.callee, *args), InsertPoint.before(op))
             rewriter.erase(op)
     for op, ptr, call in allocs:
         if op.memref.uses:  # users the patterns lower: through a cast, as `replace_with_llvm` makes

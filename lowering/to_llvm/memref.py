@@ -30,10 +30,12 @@ import math
 import weakref
 import zlib
 from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from xdsl.dialects import func, llvm, memref
 from xdsl.dialects.builtin import (
     DYNAMIC_INDEX,
+    ArrayAttr,
     BytesAttr,
     DenseIntOrFPElementsAttr,
     FileLineColLoc,
@@ -50,7 +52,7 @@ from xdsl.dialects.builtin import (
     i8,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
@@ -59,6 +61,7 @@ from lowering.to_llvm.common import (
     PTR,
     ConversionPass,
     bitwidth,
+    call_op,
     check_static_memref,
     convert_type,
     enclosing_module,
@@ -313,7 +316,7 @@ def alloc_ops(op: memref.AllocOp, plan: tuple[int, int], rewriter: PatternRewrit
     allocator = _checked(op, CACHED_ALLOC if size >= LARGE_ALLOCATION else "aligned_alloc", rewriter)
     c_align, c_size = int_constant(alignment), int_constant(size)
     site = _site(op, rewriter)
-    call = llvm.CallOp(symbol_ref(allocator), c_align.result, c_size.result, site[-1].results[0], return_type=PTR)
+    call = call_op(symbol_ref(allocator), c_align.result, c_size.result, site[-1].results[0], return_type=PTR)
     return [c_align, c_size, *site, call], call.returned  # pyright: ignore[reportReturnType]
 
 
@@ -346,8 +349,9 @@ def _site(op: Operation, rewriter: PatternRewriter) -> list[Operation]:
     if known is None or known.parent is not module.body.block:
         data = text + b"\0"
         tensor_type, array_type = _string_types(len(data))
-        # (`from_list` of the signed bytes packs them back to `data`, a value at a time)
-        value = DenseIntOrFPElementsAttr(tensor_type, BytesAttr(data))
+        # (`from_list` of the signed bytes packs them back to `data`, a value at a time;
+        # an i8 tensor of the string's length and its bytes are valid by construction)
+        value = _unverified(DenseIntOrFPElementsAttr, type=tensor_type, data=BytesAttr(data))
         # llvm.GlobalOp(array_type, name, "internal", constant=True, value=value)
         properties = {
             "global_type": array_type,
@@ -361,7 +365,25 @@ def _site(op: Operation, rewriter: PatternRewriter) -> list[Operation]:
         rewriter.insert(string, InsertPoint.at_end(module.body.block))
         sites[name] = string
     # llvm.AddressOfOp(name, PTR)
-    return [llvm.AddressOfOp.create(result_types=[PTR], properties={"global_name": SymbolRefAttr(name)})]
+    reference = _unverified(SymbolRefAttr, root_reference=StringAttr(name), nested_references=_NO_NESTED)
+    return [llvm.AddressOfOp.create(result_types=[PTR], properties={"global_name": reference})]
+
+
+_NO_NESTED: ArrayAttr[StringAttr] = ArrayAttr(())
+
+_A = TypeVar("_A", bound=ParametrizedAttribute)
+
+
+def _unverified(cls: type[_A], **parameters: Attribute) -> _A:
+    """`cls(**parameters)` without verifying parameters valid by construction (the
+    verification of a site string's value and of its symbol reference, one of each per
+    allocation, was a quarter of the allocations' lowering); equal to the verified one,
+    with the same hash."""
+    assert list(parameters) == [name for name, _ in cls.get_irdl_definition().parameters]
+    attribute = cls.__new__(cls)
+    for name, value in parameters.items():
+        object.__setattr__(attribute, name, value)
+    return attribute
 
 
 # The attributes every site string shares (its global and its address are made with
@@ -457,7 +479,7 @@ def free_op(op: memref.DeallocOp, ptr: SSAValue, rewriter: PatternRewriter) -> O
     """The call freeing `ptr` (`op`'s buffer); the function is declared in the module."""
     release = "free" if _allocated_by(ptr) == "aligned_alloc" else CACHED_FREE
     ensure_function(op, release, [PTR], llvm.LLVMVoidType(), rewriter)
-    return llvm.CallOp(symbol_ref(release), ptr)
+    return call_op(symbol_ref(release), ptr)
 
 
 def _allocated_by(ptr: SSAValue) -> str | None:

@@ -150,3 +150,27 @@ def test_convert_to_llvm_glue_sweep_prints_what_the_patterns_print(name: str, mo
     monkeypatch.setattr(glue, "lower_glue", lambda body, rewriter: None)
     ConvertToLLVMPass().apply(ctx, theirs)
     assert str(module) == str(theirs)
+
+
+def test_call_op_makes_the_op_xdsls_builder_makes() -> None:
+    """`call_op` reuses the properties of the first call of a callee, argument count and
+    return type; every call equals the one xDSL's builder makes, and owns its properties."""
+    from xdsl.dialects import llvm
+    from xdsl.dialects.builtin import SymbolRefAttr, i64
+    from xdsl.ir import Block
+
+    from lowering.to_llvm.common import PTR, call_op
+
+    block = Block(arg_types=[PTR, PTR, i64])
+    a, b, n = block.args
+    cases = [("free", (a,), None), ("free", (b,), None), (SymbolRefAttr("k"), (a, b, n), None), ("alloc", (n, n), PTR)]
+    for callee, args, return_type in cases * 2:
+        ours = call_op(callee, *args, return_type=return_type)
+        theirs = llvm.CallOp(callee, *args, return_type=return_type)
+        assert ours.properties == theirs.properties and ours.attributes == theirs.attributes
+        assert list(ours.properties) == list(theirs.properties)  # same order: prints the same
+        assert list(ours.operands) == list(args) and [r.type for r in ours.results] == [r.type for r in theirs.results]
+        assert str(ours) == str(theirs)
+    first, second = call_op("free", a), call_op("free", b)
+    first.properties["fastmathFlags"] = llvm.FastMathAttr("fast")
+    assert second.properties["fastmathFlags"] == llvm.FastMathAttr("none")

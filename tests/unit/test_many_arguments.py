@@ -5,6 +5,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from runtime.jit import MAX_CTYPES_ARGUMENTS, PACKED_PREFIX, FunctionSignature, packed_entries
 from xla_tools import compile
@@ -81,11 +82,67 @@ def test_split_entry_brings_its_own_packed_entry() -> None:
     text = str(module)
     assert f"llvm.func @{PACKED_PREFIX}main(" in text
     assert "llvm.call @main.part1(" in text
+    # `@main` itself, which the host cannot call and nothing else calls, is gone
+    assert "llvm.func @main(" not in text
     compiled = load(module, signatures)
     assert "@__xla_packed.address.main" not in compiled.jit.llvm_ir  # the runtime added none
+    assert 'define void @"main"(' not in compiled.jit.llvm_ir and "main" not in compiled.jit.symbols
     rng = np.random.default_rng(0)
     args = [rng.integers(-4, 5, (2, 2)).astype(np.float32) for _ in range(n)]
     s, q = compiled.executable("main")(*args)
     expected_s = args[0] @ args[n - 1] + args[1]  # small integers: exact in f32
     np.testing.assert_array_equal(s, expected_s)
     np.testing.assert_array_equal(q, expected_s @ args[n - 2])
+
+
+def _wide_llvm_module(n: int, caller: bool) -> str:
+    """An llvm-dialect module whose `@wide` takes `n` pointers and calls a kernel
+    three times (and, with `caller`, a function that calls `@wide`)."""
+    params = ", ".join(f"%a{i}: !llvm.ptr" for i in range(n))
+    args = ", ".join(f"%b{i}" for i in range(n))
+    types = ", ".join(["!llvm.ptr"] * n)
+    text = (
+        "builtin.module {\n"
+        "  llvm.func @k(!llvm.ptr, !llvm.ptr)\n"
+        f"  llvm.func @wide({params}) {{\n"
+        f"    llvm.call @k(%a0, %a{n - 1}) : (!llvm.ptr, !llvm.ptr) -> ()\n"
+        f"    llvm.call @k(%a1, %a{n - 2}) : (!llvm.ptr, !llvm.ptr) -> ()\n"
+        f"    llvm.call @k(%a2, %a{n - 3}) : (!llvm.ptr, !llvm.ptr) -> ()\n"
+        "    llvm.return\n  }\n"
+    )
+    if caller:
+        text += (
+            f"  llvm.func @caller({params.replace('%a', '%b')}) {{\n"
+            f"    llvm.call @wide({args}) : ({types}) -> ()\n"
+            "    llvm.return\n  }\n"
+        )
+    return text + "}\n"
+
+
+@pytest.mark.parametrize(
+    ("caller", "keep_wide", "n", "kept"),
+    [
+        (False, False, N, False),  # the host calls the packed entry only
+        (True, False, N, True),  # the module calls it
+        (False, True, N, True),  # asked to keep it
+        (False, False, MAX_CTYPES_ARGUMENTS, True),  # ctypes can call it
+    ],
+)
+def test_split_pass_drops_the_wide_function_nothing_calls(caller: bool, keep_wide: bool, n: int, kept: bool) -> None:
+    """`llvm-split-large-functions` erases a function of more pointers than ctypes
+    passes once it has defined its packed entry, unless something calls it (or
+    `keep_wide`): code generation of a function storing thousands of arguments costs,
+    and nothing could call it."""
+    from lowering.split_large_functions import SplitLargeFunctionsPass
+    from lowering.to_llvm.common import register_llvm_extensions
+    from xla_dialect.context import make_context, parse_module
+
+    ctx = make_context()
+    register_llvm_extensions(ctx)
+    module = parse_module(_wide_llvm_module(n, caller), "wide.mlir", ctx)
+    SplitLargeFunctionsPass(max_ops=1, packed_over=n - 1, keep_wide=keep_wide).apply(ctx, module)
+    module.verify()
+    text = str(module)
+    assert f"llvm.func @{PACKED_PREFIX}wide(" in text
+    assert "llvm.call @wide.part2(" in text
+    assert ("llvm.func @wide(" in text) == kept

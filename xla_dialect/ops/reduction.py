@@ -80,10 +80,12 @@ def _check_scalar(
     name: str, t: Attribute, element: Attribute | None = None, of: str = "the inputs'"
 ) -> None:
     check_tensor(name, t)
-    require(len(shape_of(t)) == 0, f"{name} must be a 0-d tensor, got {format_type(t)}")
-    if element is not None:
+    # (messages are formatted only when a check fails: verifying is per op)
+    if len(shape_of(t)) != 0:
+        require(False, f"{name} must be a 0-d tensor, got {format_type(t)}")
+    if element is not None and element_type_of(t) != element:
         require(
-            element_type_of(t) == element,
+            False,
             f"{name} element type {format_type(element_type_of(t))} differs from {of} "
             f"element type {format_type(element)}",
         )
@@ -119,17 +121,19 @@ def reducer_elements(
     args, _ = region_signature(region, name)
     require(len(args) == 2 * n, f"{name} must take {2 * n} arguments, takes {len(args)}")
     for i, t in enumerate(args):
-        require(is_tensor(t), f"{name} argument #{i} must be a 0-d tensor, got {format_type(t)}")
+        if not is_tensor(t):  # (messages are formatted only when a check fails)
+            require(False, f"{name} argument #{i} must be a 0-d tensor, got {format_type(t)}")
     elements = [element_type_of(args[i]) for i in range(n)]
     _check_reducer(region, name, elements)
     for i, element in enumerate(elements):
         which = f" #{i}" if n > 1 else ""
         for what, t in ((f"input{which}", inputs[i]), (f"init value{which}", inits[i])):
-            require(
-                is_promotable(element_type_of(t), element),
-                f"{name} element type {format_type(element)} cannot hold the {what} element type "
-                f"{format_type(element_type_of(t))} (it must be the same kind, at least as wide)",
-            )
+            if not is_promotable(element_type_of(t), element):
+                require(
+                    False,
+                    f"{name} element type {format_type(element)} cannot hold the {what} element type "
+                    f"{format_type(element_type_of(t))} (it must be the same kind, at least as wide)",
+                )
     return elements
 
 
