@@ -12,8 +12,9 @@ from __future__ import annotations
 import re
 import struct
 from bisect import bisect_right
-from collections.abc import Hashable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
+from typing import Any
 
 from xdsl.context import Context
 from xdsl.dialects.builtin import FileLineColLoc, IntAttr, ModuleOp, StringAttr, UnknownLoc
@@ -67,39 +68,32 @@ class LocatingParser(Parser):
         self.reused_lines = 0
         """How many ops were built from the form of an earlier line (`_reuse_line`)."""
 
-    def parse_optional_type(self) -> TypeAttribute | None:
+    def _read_once(self, pattern: re.Pattern[str], known: dict[str, Any], parse: Callable[[], Any]) -> Any:
+        """What `parse` reads at the current token, read once per distinct text that
+        `pattern` matches there: types and attributes are values, so the first read
+        stands for every later spelling of the same text."""
         start = self._current_token.span.start  # pyright: ignore[reportPrivateUsage]
-        match = _PLAIN_TENSOR_TYPE.match(self._text, start)
+        match = pattern.match(self._text, start)
         if match is None:
-            return super().parse_optional_type()
-        known = self._tensor_types.get(match.group())
-        if known is not None:
+            return parse()
+        found = known.get(match.group())
+        if found is not None:
             self.lexer.pos = match.end()
             self._parser_state.current_token = self.lexer.lex()  # pyright: ignore[reportPrivateUsage]
-            return known
-        parsed = super().parse_optional_type()
+            return found
+        parsed = parse()
         following = self._current_token.span.start  # pyright: ignore[reportPrivateUsage]
         if parsed is not None and not self._text[match.end() : following].strip():
-            self._tensor_types[match.group()] = parsed
+            known[match.group()] = parsed
         return parsed
+
+    def parse_optional_type(self) -> TypeAttribute | None:
+        return self._read_once(_PLAIN_TENSOR_TYPE, self._tensor_types, super().parse_optional_type)
 
     def parse_optional_attribute(self) -> Attribute | None:
         """Also reads each distinct short dense literal once (a JAX export spells the
-        same few scalar constants thousands of times); attributes are values too."""
-        start = self._current_token.span.start  # pyright: ignore[reportPrivateUsage]
-        match = _SHORT_DENSE_LITERAL.match(self._text, start)
-        if match is None:
-            return super().parse_optional_attribute()
-        known = self._dense_literals.get(match.group())
-        if known is not None:
-            self.lexer.pos = match.end()
-            self._parser_state.current_token = self.lexer.lex()  # pyright: ignore[reportPrivateUsage]
-            return known
-        parsed = super().parse_optional_attribute()
-        following = self._current_token.span.start  # pyright: ignore[reportPrivateUsage]
-        if parsed is not None and not self._text[match.end() : following].strip():
-            self._dense_literals[match.group()] = parsed
-        return parsed
+        same few scalar constants thousands of times)."""
+        return self._read_once(_SHORT_DENSE_LITERAL, self._dense_literals, super().parse_optional_attribute)
 
     def _line_col(self, pos: int) -> tuple[int, int]:
         """The 1-based line and column of `pos`, by bisection in the line ends found
