@@ -187,13 +187,16 @@ def _signatures(module: ModuleOp) -> dict[str, FunctionSignature]:
     return sigs
 
 
-def optimize(module: llvm_binding.ModuleRef, tm: llvm_binding.TargetMachine, speed_level: int = 3) -> None:
+def _pass_builder(tm: llvm_binding.TargetMachine, speed_level: int) -> llvm_binding.PassBuilder:
     pto = llvm_binding.PipelineTuningOptions(speed_level=speed_level)
     pto.loop_vectorization = speed_level >= 2
     pto.slp_vectorization = speed_level >= 2
-    pb = llvm_binding.create_pass_builder(tm, pto)
-    mpm = pb.getModulePassManager()
-    mpm.run(module, pb)
+    return llvm_binding.create_pass_builder(tm, pto)
+
+
+def optimize(module: llvm_binding.ModuleRef, tm: llvm_binding.TargetMachine, speed_level: int = 3) -> None:
+    pb = _pass_builder(tm, speed_level)
+    pb.getModulePassManager().run(module, pb)
 
 
 def packed_entries(signatures: dict[str, FunctionSignature]) -> str:
@@ -402,10 +405,7 @@ def _compile_part(text: str, defined: frozenset[str], opt_level: int) -> tuple[b
     symbols = _mangle_defined_functions(mod, defined)
     mod.triple = tm.triple
     mod.data_layout = str(tm.target_data)
-    pto = llvm_binding.PipelineTuningOptions(speed_level=opt_level)
-    pto.loop_vectorization = opt_level >= 2
-    pto.slp_vectorization = opt_level >= 2
-    pb = llvm_binding.create_pass_builder(tm, pto)
+    pb = _pass_builder(tm, opt_level)
     _unlocked("LLVMPY_RunNewModulePassManager")(pb.getModulePassManager(), mod, pb)
     _check_symbols(mod)
     with llvm_ffi.OutputString() as error:
@@ -438,7 +438,7 @@ def _compile_parts(
     """Compile the parts of a module on one thread each, then load their objects into
     one MCJIT engine, which links their calls to each other."""
     packed = packed_entries(signatures)
-    if packed:  # the first part holds the glue and the functions the host calls
+    if packed:  # the first part holds the functions the host calls
         texts[0] = f"{texts[0]}\n\n{packed}\n"
     guard.bind()  # the runtime's symbols, which each part's check looks up
     threads.bind_parallel_for(compile_llvm_ir)
