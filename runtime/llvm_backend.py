@@ -46,7 +46,7 @@ from lowering.to_llvm.common import FPToSIOp, FPToUIOp, SwitchOp, UIToFPOp
 from lowering.to_llvm.vector_compare import ExtractElementOp
 from lowering.to_llvm.vector_compare import FCmpOp as VectorFCmpOp
 from lowering.to_llvm.vector_compare import SelectOp as VectorSelectOp
-from runtime.parallel_codegen import CodegenPart, symbol_references
+from runtime.parallel_codegen import CodegenPart
 
 ValueMap = dict[SSAValue, ir.Value]
 BlockMap = dict[Block, LLVMBlock]
@@ -392,9 +392,7 @@ def convert_module(
             )
     if part is not None:
         globals_ = [g for g in globals_ if g.sym_name.data in part.globals]
-        named = {f.sym_name.data: f for f in funcs}
-        called = {r for f in part.functions for r in symbol_references(named[f])}
-        funcs = [f for f in funcs if f.sym_name.data in part.functions or f.sym_name.data in called]
+        funcs = [f for f in funcs if f.sym_name.data in part.functions or f.sym_name.data in part.referenced]
     for g in globals_:
         _convert_global(g, llvm_module)
         if part is not None and g.constant is not None:

@@ -67,6 +67,8 @@ class CodegenPart:
     functions: frozenset[str]
     exported: frozenset[str]
     globals: frozenset[str]
+    referenced: frozenset[str]
+    """The symbols its functions name (what it must declare, or define)."""
 
 
 def symbol_references(op: Operation) -> set[str]:
@@ -161,7 +163,7 @@ def plan_parts(module: ModuleOp, workers: int) -> list[CodegenPart] | None:
     for names in bins:
         read = set().union(*(references[n] for n in names))
         held = {g for g in read if g in constants or g in writable}
-        parts.append(CodegenPart(frozenset(names), frozenset(exported & set(names)), frozenset(held)))
+        parts.append(CodegenPart(frozenset(names), frozenset(exported & set(names)), frozenset(held), frozenset(read)))
     return parts
 
 
