@@ -32,8 +32,6 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import (
-    ArrayAttr,
-    DictionaryAttr,
     FloatAttr,
     IntegerAttr,
     ModuleOp,
@@ -42,6 +40,8 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Block, Operation, SSAValue, TypeAttribute
 from xdsl.passes import ModulePass
 
+from xla_dialect.symbols import note_symbols
+
 _NAME = "sym_name"
 
 
@@ -49,17 +49,6 @@ def _attribute_key(attrs: dict[str, Attribute], skip: str = "") -> tuple[tuple[s
     if not attrs:
         return ()
     return tuple(sorted((k, v) for k, v in attrs.items() if k != skip))
-
-
-def _note_symbols(attr: Attribute, used: set[str]) -> None:
-    if isinstance(attr, SymbolRefAttr):
-        used.add(attr.root_reference.data)
-    elif isinstance(attr, ArrayAttr):
-        for a in attr.data:
-            _note_symbols(a, used)
-    elif isinstance(attr, DictionaryAttr):
-        for a in attr.data.values():
-            _note_symbols(a, used)
 
 
 @dataclass
@@ -74,12 +63,12 @@ class KeyWalk:
         if isinstance(op, func.CallOp):
             self.calls.append(op)
             for attr in op.attributes.values():
-                _note_symbols(attr, self.referenced)
+                note_symbols(attr, self.referenced)
             return
         for attrs in (op.properties, op.attributes):
             for attr in attrs.values():
                 if not isinstance(attr, (IntegerAttr, FloatAttr, TypeAttribute)):
-                    _note_symbols(attr, self.referenced)
+                    note_symbols(attr, self.referenced)
 
     def function_key(self, fn: func.FuncOp) -> tuple[Hashable, ...]:
         """A key equal for two functions exactly when they are identical up to names."""

@@ -57,14 +57,11 @@ from xdsl.context import Context
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     AnyFloat,
-    ArrayAttr,
     DenseArrayBase,
-    DictionaryAttr,
     IntegerAttr,
     IntegerType,
     ModuleOp,
     StringAttr,
-    SymbolRefAttr,
     UnitAttr,
     VectorType,
     i32,
@@ -74,6 +71,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from lowering.packed_abi import MAX_CTYPES_ARGUMENTS, PACKED_PREFIX
+from xla_dialect.symbols import referenced_symbols
 
 PTR = llvm.LLVMPointerType()
 
@@ -379,34 +377,10 @@ class SplitLargeFunctionsPass(ModulePass):
                     if len(func_op.function_type.inputs.data) > MAX_CTYPES_ARGUMENTS:
                         wide.append(func_op)
         if wide and not self.keep_wide:
-            referenced = _referenced_symbols(op)
+            referenced = referenced_symbols(op)
             for func_op in wide:
                 if func_op.sym_name.data not in referenced:
                     op.body.block.erase_op(func_op)
-
-
-def _referenced_symbols(module: ModuleOp) -> set[str]:
-    """The root names of the symbol references held by the ops of `module` (callees,
-    addresses taken, ...), its own top-level symbols' names excluded."""
-    names: set[str] = set()
-
-    def collect(attribute: Attribute) -> None:
-        if isinstance(attribute, SymbolRefAttr):
-            names.add(attribute.root_reference.data)
-        elif isinstance(attribute, ArrayAttr):
-            for element in attribute.data:
-                collect(element)
-        elif isinstance(attribute, DictionaryAttr):
-            for element in attribute.data.values():
-                collect(element)
-
-    for inner in module.walk():
-        if inner is not module:
-            for attribute in inner.properties.values():
-                collect(attribute)
-            for attribute in inner.attributes.values():
-                collect(attribute)
-    return names
 
 
 def _packs(func_op: llvm.FuncOp, packed_over: int) -> bool:

@@ -31,10 +31,10 @@ import os
 from dataclasses import dataclass
 
 from xdsl.dialects import llvm
-from xdsl.dialects.builtin import ModuleOp, SymbolRefAttr
-from xdsl.ir import Operation
+from xdsl.dialects.builtin import ModuleOp
 
 from lowering.host_abi import SYMBOL_PREFIX
+from xla_dialect.symbols import referenced_symbols
 
 MIN_PART_OPS = 1000
 """The fewest llvm-dialect ops a part must get for splitting to be worth a thread:
@@ -71,17 +71,6 @@ class CodegenPart:
     """The symbols its functions name (what it must declare, or define)."""
 
 
-def symbol_references(op: Operation) -> set[str]:
-    """The symbols the ops nested in `op` name (callees, `addressof`)."""
-    names: set[str] = set()
-    for inner in op.walk():
-        for attrs in (inner.properties, inner.attributes):
-            for value in attrs.values():
-                if isinstance(value, SymbolRefAttr):
-                    names.add(value.root_reference.data)
-    return names
-
-
 def _is_entry(f: llvm.FuncOp) -> bool:
     """A function the host may call (external linkage)."""
     return f.linkage.linkage.data in ("external", "")
@@ -113,7 +102,7 @@ def plan_parts(module: ModuleOp, workers: int) -> list[CodegenPart] | None:
     sizes = {name: sum(1 for _ in f.walk()) for name, f in functions.items()}
     if sum(sizes.values()) < 2 * MIN_PART_OPS:
         return None
-    references = {name: symbol_references(f) for name, f in functions.items()}
+    references = {name: referenced_symbols(f) for name, f in functions.items()}
 
     # Units: union-find. A kernel is one unit with the functions it refers to; each
     # glue function is a unit of its own, except that the functions the host calls
@@ -167,4 +156,4 @@ def plan_parts(module: ModuleOp, workers: int) -> list[CodegenPart] | None:
     return parts
 
 
-__all__ = ["MAX_WORKERS", "MIN_PART_OPS", "CodegenPart", "compile_workers", "plan_parts", "symbol_references"]
+__all__ = ["MAX_WORKERS", "MIN_PART_OPS", "CodegenPart", "compile_workers", "plan_parts"]

@@ -26,6 +26,7 @@ from xdsl.utils.lexer import Input, Span
 from xdsl.utils.mlir_lexer import MLIRTokenKind
 
 from xla_dialect import xdsl_compat  # noqa: F401  (MLIR's reading of hex float literals)
+from xla_dialect.fast_construction import unverified
 from xla_dialect.fast_lexer import FastLexer
 from xla_dialect.locations import blank_location_aliases
 
@@ -111,11 +112,7 @@ class LocatingParser(Parser):
         column = self._columns.get(col)
         if column is None:
             column = self._columns[col] = IntAttr(col)
-        location = FileLineColLoc.__new__(FileLineColLoc)
-        object.__setattr__(location, "filename", self._name)
-        object.__setattr__(location, "line", IntAttr(line + self.line_offset))
-        object.__setattr__(location, "column", column)
-        return location
+        return unverified(FileLineColLoc, filename=self._name, line=IntAttr(line + self.line_offset), column=column)
 
     def _line_form(self, start: int) -> tuple[tuple[str, tuple[str, ...]], list[str], int] | None:
         """The form of the op line starting at `start` (`%r = stablehlo.add %a, %b : t`):

@@ -24,7 +24,7 @@ ways and compares them.
 from __future__ import annotations
 
 from collections.abc import Callable, Mapping, Sequence
-from typing import Any
+from typing import Any, TypeVar
 
 import xdsl.ir.core as ir_core
 import xdsl.irdl.operations as irdl
@@ -289,9 +289,30 @@ def install_fast_op_construction() -> None:
     ir_core._unknown_loc = _unknown_loc
 
 
+_A = TypeVar("_A", bound=ParametrizedAttribute)
+
+_PARAMETER_NAMES: dict[type, tuple[str, ...]] = {}
+
+
+def unverified(cls: type[_A], **parameters: Attribute) -> _A:
+    """`cls(**parameters)` without verifying parameters the caller made valid by
+    construction (a location's file, line and column; a site string's bytes and its
+    symbol reference): equal to the verified attribute, with the same hash. The
+    parameters must be all of `cls`'s, in the order of its definition."""
+    names = _PARAMETER_NAMES.get(cls)
+    if names is None:
+        names = _PARAMETER_NAMES[cls] = tuple(name for name, _ in cls.get_irdl_definition().parameters)
+    assert tuple(parameters) == names
+    attribute = cls.__new__(cls)
+    for name, value in parameters.items():
+        object.__setattr__(attribute, name, value)
+    return attribute
+
+
 __all__ = [
     "XDSL_ATTRIBUTE_POST_INIT",
     "XDSL_OP_INIT",
     "XDSL_POST_INIT",
     "install_fast_op_construction",
+    "unverified",
 ]

@@ -30,7 +30,6 @@ import math
 import weakref
 import zlib
 from collections.abc import Callable, Sequence
-from typing import TypeVar
 
 from xdsl.dialects import func, llvm, memref
 from xdsl.dialects.builtin import (
@@ -52,7 +51,7 @@ from xdsl.dialects.builtin import (
     i8,
     i64,
 )
-from xdsl.ir import Attribute, Block, Operation, ParametrizedAttribute, Region, SSAValue
+from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
@@ -80,6 +79,7 @@ from lowering.to_llvm.common import (
 )
 from lowering.to_llvm.vector_compare import SelectOp
 from xla_dialect.diagnostics import LoweringError
+from xla_dialect.fast_construction import unverified
 
 ALLOC_ALIGNMENT = 64
 """Alignment in bytes of `memref.alloc` buffers and of globals."""
@@ -351,7 +351,7 @@ def _site(op: Operation, rewriter: PatternRewriter) -> list[Operation]:
         tensor_type, array_type = _string_types(len(data))
         # (`from_list` of the signed bytes packs them back to `data`, a value at a time;
         # an i8 tensor of the string's length and its bytes are valid by construction)
-        value = _unverified(DenseIntOrFPElementsAttr, type=tensor_type, data=BytesAttr(data))
+        value = unverified(DenseIntOrFPElementsAttr, type=tensor_type, data=BytesAttr(data))
         # llvm.GlobalOp(array_type, name, "internal", constant=True, value=value)
         properties = {
             "global_type": array_type,
@@ -365,25 +365,12 @@ def _site(op: Operation, rewriter: PatternRewriter) -> list[Operation]:
         rewriter.insert(string, InsertPoint.at_end(module.body.block))
         sites[name] = string
     # llvm.AddressOfOp(name, PTR)
-    reference = _unverified(SymbolRefAttr, root_reference=StringAttr(name), nested_references=_NO_NESTED)
+    reference = unverified(SymbolRefAttr, root_reference=StringAttr(name), nested_references=_NO_NESTED)
     return [llvm.AddressOfOp.create(result_types=[PTR], properties={"global_name": reference})]
 
 
 _NO_NESTED: ArrayAttr[StringAttr] = ArrayAttr(())
 
-_A = TypeVar("_A", bound=ParametrizedAttribute)
-
-
-def _unverified(cls: type[_A], **parameters: Attribute) -> _A:
-    """`cls(**parameters)` without verifying parameters valid by construction (the
-    verification of a site string's value and of its symbol reference, one of each per
-    allocation, was a quarter of the allocations' lowering); equal to the verified one,
-    with the same hash."""
-    assert list(parameters) == [name for name, _ in cls.get_irdl_definition().parameters]
-    attribute = cls.__new__(cls)
-    for name, value in parameters.items():
-        object.__setattr__(attribute, name, value)
-    return attribute
 
 
 # The attributes every site string shares (its global and its address are made with

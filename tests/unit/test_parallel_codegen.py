@@ -13,9 +13,10 @@ from xdsl.dialects.builtin import ModuleOp
 
 from runtime import jit, parallel_codegen
 from runtime.jit import PARTS_PHASE
-from runtime.parallel_codegen import CodegenPart, plan_parts, symbol_references
+from runtime.parallel_codegen import CodegenPart, plan_parts
 from runtime.timing import TimingReport
 from xla_dialect.context import make_context, parse_module
+from xla_dialect.symbols import referenced_symbols
 from xla_tools import compile
 from xla_tools.pipelines import lower_to_llvm
 
@@ -64,10 +65,10 @@ def test_parts_keep_each_kernel_whole_and_the_entries_first(mlp_module: ModuleOp
     entries = [n for n, f in functions.items() if parallel_codegen._is_entry(f)]  # pyright: ignore[reportPrivateUsage]
     glue = set(entries) | {n for n, f in functions.items() if parallel_codegen._is_glue(f)}  # pyright: ignore[reportPrivateUsage]
     assert entries == ["main"] and part_of["main"] == 0
-    called = symbol_references(functions["main"]) & set(functions)
+    called = referenced_symbols(functions["main"]) & set(functions)
     assert {part_of[n] for n in called} - {0}  # what the entry calls is spread over the parts
     for name, f in functions.items():
-        for ref in symbol_references(f) & set(functions):
+        for ref in referenced_symbols(f) & set(functions):
             if name not in glue and ref not in glue:
                 assert part_of[ref] == part_of[name], (name, ref)  # a kernel's functions stay together
             if part_of[ref] != part_of[name]:

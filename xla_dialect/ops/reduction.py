@@ -45,7 +45,7 @@ from xdsl.parser import Parser, UnresolvedOperand
 from xdsl.printer import Printer
 from xdsl.traits import RecursiveMemoryEffect
 
-from xla_dialect.diagnostics import fmt_list, require
+from xla_dialect.diagnostics import XlaVerifyError, fmt_list, require
 from xla_dialect.ops.base import XlaOp, check_dims_in_range, check_tensor
 from xla_dialect.ops.control_flow import (
     Computation,
@@ -82,12 +82,11 @@ def _check_scalar(
     check_tensor(name, t)
     # (messages are formatted only when a check fails: verifying is per op)
     if len(shape_of(t)) != 0:
-        require(False, f"{name} must be a 0-d tensor, got {format_type(t)}")
+        raise XlaVerifyError(f"{name} must be a 0-d tensor, got {format_type(t)}")
     if element is not None and element_type_of(t) != element:
-        require(
-            False,
+        raise XlaVerifyError(
             f"{name} element type {format_type(element_type_of(t))} differs from {of} "
-            f"element type {format_type(element)}",
+            f"element type {format_type(element)}"
         )
 
 
@@ -122,17 +121,16 @@ def reducer_elements(
     require(len(args) == 2 * n, f"{name} must take {2 * n} arguments, takes {len(args)}")
     for i, t in enumerate(args):
         if not is_tensor(t):  # (messages are formatted only when a check fails)
-            require(False, f"{name} argument #{i} must be a 0-d tensor, got {format_type(t)}")
+            raise XlaVerifyError(f"{name} argument #{i} must be a 0-d tensor, got {format_type(t)}")
     elements = [element_type_of(args[i]) for i in range(n)]
     _check_reducer(region, name, elements)
     for i, element in enumerate(elements):
         which = f" #{i}" if n > 1 else ""
         for what, t in ((f"input{which}", inputs[i]), (f"init value{which}", inits[i])):
             if not is_promotable(element_type_of(t), element):
-                require(
-                    False,
+                raise XlaVerifyError(
                     f"{name} element type {format_type(element)} cannot hold the {what} element type "
-                    f"{format_type(element_type_of(t))} (it must be the same kind, at least as wide)",
+                    f"{format_type(element_type_of(t))} (it must be the same kind, at least as wide)"
                 )
     return elements
 
