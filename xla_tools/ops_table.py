@@ -21,7 +21,7 @@ ROOT = Path(__file__).resolve().parents[1]
 LIT_DIALECT = ROOT / "tests" / "lit" / "dialect"
 DOC = ROOT / "docs" / "ops.md"
 
-_RULE = re.compile(r"\brequire\(|\bcheck_[a-z_]+\(|\bcheck_result_types\(")
+_RULE = re.compile(r"\brequire\(|\braise XlaVerifyError\(|\bcheck_[a-z_]+\(|\bcheck_result_types\(")
 
 
 @dataclass(frozen=True)
