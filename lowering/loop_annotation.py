@@ -1,12 +1,14 @@
 """Loop hints for LLVM, carried from `scf.for` to the latch branch (as MLIR does).
 
 A loop op may carry the discardable attribute `llvm.loop_annotation`, a dictionary
-(here `{interleave_count = N : i32}`, `fold_tail = true` and `no_unroll = true`): `lower-scf-to-cf`
+(here `{interleave_count = N : i32}`, `fold_tail = true`, `no_unroll = true` and
+`vectorized_no_unroll = true`): `lower-scf-to-cf`
 copies it onto the branch back to the loop header, `convert-cf-to-llvm` onto the
 `llvm.br` that replaces it, and the translation to LLVM IR (`runtime/llvm_backend.py`)
 makes it the loop's `!llvm.loop` metadata (`llvm.loop.interleave.count`,
-`llvm.loop.vectorize.predicate.enable`, `llvm.loop.unroll.disable`), which LLVM's loop vectorizer follows instead
-of its own choice.
+`llvm.loop.vectorize.predicate.enable`, `llvm.loop.unroll.disable`, and
+`llvm.loop.vectorize.followup_all` with `llvm.loop.unroll.disable`), which LLVM's loop
+vectorizer and unroller follow instead of their own choice.
 
 `fold_tail` asks LLVM to run the loop's last partial vectors masked, in the vector loop
 itself, instead of a vectorized epilogue loop and a scalar remainder loop (two more
@@ -31,6 +33,7 @@ LOOP_ANNOTATION = "llvm.loop_annotation"
 INTERLEAVE_COUNT = "interleave_count"
 FOLD_TAIL = "fold_tail"
 NO_UNROLL = "no_unroll"
+VECTORIZED_NO_UNROLL = "vectorized_no_unroll"
 
 
 def set_interleave_count(loop: Operation, count: int, fold_tail: bool = False) -> None:
@@ -41,14 +44,28 @@ def set_interleave_count(loop: Operation, count: int, fold_tail: bool = False) -
     loop.attributes[LOOP_ANNOTATION] = DictionaryAttr(entries)
 
 
+def _set_flag(loop: Operation, key: str) -> None:
+    """Set `key = true` in `loop`'s annotation, keeping its other hints."""
+    annotation = loop.attributes.get(LOOP_ANNOTATION)
+    entries: dict[str, Attribute] = dict(annotation.data) if isinstance(annotation, DictionaryAttr) else {}
+    entries[key] = BoolAttr.from_bool(True)
+    loop.attributes[LOOP_ANNOTATION] = DictionaryAttr(entries)
+
+
+def _flag(op: Operation, key: str) -> bool:
+    """Whether `op`'s annotation sets `key = true`."""
+    annotation = op.attributes.get(LOOP_ANNOTATION)
+    if not isinstance(annotation, DictionaryAttr):
+        return False
+    flag = annotation.data.get(key)
+    return isinstance(flag, IntegerAttr) and bool(flag.value.data)
+
+
 def set_no_unroll(loop: Operation) -> None:
     """Ask LLVM not to unroll `loop` (`llvm.loop.unroll.disable`), keeping its other hints:
     for a loop of a few iterations around a long body, whose copies would only cost
     compile time."""
-    annotation = loop.attributes.get(LOOP_ANNOTATION)
-    entries: dict[str, Attribute] = dict(annotation.data) if isinstance(annotation, DictionaryAttr) else {}
-    entries[NO_UNROLL] = BoolAttr.from_bool(True)
-    loop.attributes[LOOP_ANNOTATION] = DictionaryAttr(entries)
+    _set_flag(loop, NO_UNROLL)
 
 
 NO_UNROLL_SHORT = "xla.no_unroll_short"
@@ -81,11 +98,19 @@ def keep_short_loops(outermost: Operation | None, extents: Sequence[int], first:
 
 def unroll_disabled(op: Operation) -> bool:
     """Whether `op`'s annotation asks LLVM not to unroll the loop."""
-    annotation = op.attributes.get(LOOP_ANNOTATION)
-    if not isinstance(annotation, DictionaryAttr):
-        return False
-    flag = annotation.data.get(NO_UNROLL)
-    return isinstance(flag, IntegerAttr) and bool(flag.value.data)
+    return _flag(op, NO_UNROLL)
+
+
+def set_vectorized_no_unroll(loop: Operation) -> None:
+    """Ask LLVM not to unroll the loops its vectorizer makes of `loop` (a scalar loop):
+    `llvm.loop.vectorize.followup_all` with `llvm.loop.unroll.disable`. The loop itself
+    may still be unrolled before vectorization (a loop of a few elements is)."""
+    _set_flag(loop, VECTORIZED_NO_UNROLL)
+
+
+def vectorized_unroll_disabled(op: Operation) -> bool:
+    """Whether `op`'s annotation asks LLVM not to unroll the loops vectorized from it."""
+    return _flag(op, VECTORIZED_NO_UNROLL)
 
 
 def interleave_count(op: Operation) -> int | None:
@@ -99,11 +124,7 @@ def interleave_count(op: Operation) -> int | None:
 
 def folds_tail(op: Operation) -> bool:
     """Whether `op`'s annotation asks for a loop whose last vectors are masked."""
-    annotation = op.attributes.get(LOOP_ANNOTATION)
-    if not isinstance(annotation, DictionaryAttr):
-        return False
-    flag = annotation.data.get(FOLD_TAIL)
-    return isinstance(flag, IntegerAttr) and bool(flag.value.data)
+    return _flag(op, FOLD_TAIL)
 
 
 def copy_loop_annotation(source: Operation, target: Operation) -> None:

@@ -12,7 +12,7 @@ and dispatches each op first to the handlers registered here, then to xDSL's
   `lowering.to_llvm.vector_compare`;
 * `llvm.call_intrinsic` (xDSL's rejects fast-math flags);
 * `llvm.br` (xDSL's, plus the `!llvm.loop` metadata of a `lowering.loop_annotation`:
-  interleave count, masked tail, no unrolling);
+  interleave count, masked tail, no unrolling, no unrolling after vectorization);
 * `llvm.mlir.global` (dense initializers are emitted as raw bytes, so big
   constants translate quickly; a global without a value that is not external
   is zero-initialized; `alignment` is honoured).
@@ -41,7 +41,12 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, Block, Operation, SSAValue
 
-from lowering.loop_annotation import folds_tail, interleave_count, unroll_disabled
+from lowering.loop_annotation import (
+    folds_tail,
+    interleave_count,
+    unroll_disabled,
+    vectorized_unroll_disabled,
+)
 from lowering.to_llvm.common import FPToSIOp, FPToUIOp, SwitchOp, UIToFPOp
 from lowering.to_llvm.vector_compare import ExtractElementOp
 from lowering.to_llvm.vector_compare import FCmpOp as VectorFCmpOp
@@ -271,7 +276,8 @@ def _br(op: llvm.BrOp, builder: ir.IRBuilder, val_map: ValueMap, block_map: Bloc
     xdsl_convert_op(op, builder, val_map, block_map)
     count = interleave_count(op)
     no_unroll = unroll_disabled(op)
-    if count is not None or no_unroll:
+    vec_rolled = vectorized_unroll_disabled(op)
+    if count is not None or no_unroll or vec_rolled:
         module: ir.Module = builder.module
         hints = []
         if count is not None:
@@ -284,6 +290,9 @@ def _br(op: llvm.BrOp, builder: ir.IRBuilder, val_map: ValueMap, block_map: Bloc
             )
         if no_unroll:
             hints.append(module.add_metadata([ir.MetaDataString(module, "llvm.loop.unroll.disable")]))
+        if vec_rolled:
+            disable = module.add_metadata([ir.MetaDataString(module, "llvm.loop.unroll.disable")])
+            hints.append(module.add_metadata([ir.MetaDataString(module, "llvm.loop.vectorize.followup_all"), disable]))
         # A loop ID refers to itself (LLVM ignores it otherwise); it is one node per loop,
         # outside `add_metadata`'s cache (which would hash the cycle).
         loop_id = ir.values.MDValue(module, [], name=str(len(module.metadata)))

@@ -270,6 +270,12 @@ def _merge_identical_functions() -> type[ModulePass]:
     return MergeIdenticalFunctionsPass
 
 
+def _roll_outer_loops() -> type[ModulePass]:
+    from lowering.roll_outer_loops import RollOuterLoopsPass
+
+    return RollOuterLoopsPass
+
+
 def _scf_to_cf() -> type[ModulePass]:
     from lowering.scf_to_cf import LowerScfToCfPass
 
@@ -357,6 +363,7 @@ LOWERING_PASSES: dict[str, PassFactory] = {
     "outline-linalg-kernels": _outline_linalg_kernels,
     "outline-loop-nests": _outline_loop_nests,
     "merge-identical-functions": _merge_identical_functions,
+    "scf-roll-outer-loops": _roll_outer_loops,
     "lower-scf-to-cf": _scf_to_cf,
     "lower-affine": _lower_affine,
     "convert-arith-to-llvm": _arith,
@@ -414,6 +421,7 @@ LOWER_TO_LLVM: tuple[str, ...] = (
     "arith-emulate-unsupported-floats",
     "math-polynomial-approximation",
     "convert-parallel-loops-to-calls",
+    "scf-roll-outer-loops",
     "lower-scf-to-cf",
     "convert-to-llvm",
     "llvm-split-large-functions",

@@ -1,0 +1,104 @@
+// RUN: xla-opt %s --split-input-file -p scf-roll-outer-loops | FileCheck %s
+// RUN: xla-opt %s --split-input-file -p 'scf-roll-outer-loops{max_unrolled=8}' | FileCheck %s --check-prefix=EIGHT
+// RUN: xla-opt %s --split-input-file -p scf-roll-outer-loops,lower-scf-to-cf,convert-cf-to-llvm | FileCheck %s --check-prefix=BRANCH
+
+// A static loop of more than 4 iterations around a loop that computes stays a loop
+// (`no_unroll`: llvm.loop.unroll.disable); the inner loop, which LLVM vectorizes, gets
+// `vectorized_no_unroll` (the vector loop LLVM makes of it is not unrolled after).
+// With max_unrolled=8 the 8 rows are LLVM's to unroll again. lower-scf-to-cf and
+// convert-cf-to-llvm carry both hints to the latches.
+// CHECK-LABEL: func.func @rows
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             arith.addf
+// CHECK:           } {llvm.loop_annotation = {vectorized_no_unroll = true}}
+// CHECK:         } {llvm.loop_annotation = {no_unroll = true}}
+// EIGHT-LABEL: func.func @rows
+// EIGHT:         } {llvm.loop_annotation = {vectorized_no_unroll = true}}
+// EIGHT-NEXT:  }
+// EIGHT-NEXT:  func.return
+// BRANCH-LABEL: func.func @rows
+// BRANCH:         llvm.br ^{{.*}}({{.*}}) {llvm.loop_annotation = {vectorized_no_unroll = true}}
+// BRANCH:         llvm.br ^{{.*}}({{.*}}) {llvm.loop_annotation = {no_unroll = true}}
+func.func @rows(%a: memref<8x64xf32>, %b: memref<8x64xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c64 = arith.constant 64 : index
+  scf.for %i = %c0 to %c8 step %c1 {
+    scf.for %j = %c0 to %c64 step %c1 {
+      %x = memref.load %a[%i, %j] : memref<8x64xf32>
+      %y = arith.addf %x, %x : f32
+      memref.store %y, %b[%i, %j] : memref<8x64xf32>
+    }
+  }
+  func.return
+}
+
+// -----
+
+// A nest that only moves data (a contraction's pack: loads, an extension, a select on
+// an index comparison, stores) is left to LLVM, which makes shuffles of its unrolled
+// copies.
+// CHECK-LABEL: func.func @pack
+// CHECK-NOT:     llvm.loop_annotation
+// CHECK:         func.return
+func.func @pack(%a: memref<16x8xi8>, %b: memref<16x8xi16>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c12 = arith.constant 12 : index
+  %c16 = arith.constant 16 : index
+  %zero = arith.constant 0 : i16
+  scf.for %i = %c0 to %c16 step %c1 {
+    scf.for %j = %c0 to %c8 step %c1 {
+      %x = memref.load %a[%i, %j] : memref<16x8xi8>
+      %w = arith.extsi %x : i8 to i16
+      %in = arith.cmpi ult, %i, %c12 : index
+      %v = arith.select %in, %w, %zero : i16
+      memref.store %v, %b[%i, %j] : memref<16x8xi16>
+    }
+  }
+  func.return
+}
+
+// -----
+
+// A window of 3 around a channel loop is LLVM's to unroll (it keeps the accumulator in
+// registers that way); a loop of 4 or fewer iterations is never marked, nor is one whose
+// bounds are not constants, nor one that already carries a hint.
+// CHECK-LABEL: func.func @window
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:           } {llvm.loop_annotation = {vectorized_no_unroll = true}}
+// CHECK-NEXT:    }
+// CHECK-NEXT:    scf.for
+// CHECK:         } {llvm.loop_annotation = {interleave_count = 2 : i32}}
+// CHECK-NEXT:    scf.for
+// CHECK-NOT:     llvm.loop_annotation
+// CHECK:         func.return
+func.func @window(%a: memref<3x32xf32>, %acc: memref<32xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c32 = arith.constant 32 : index
+  scf.for %k = %c0 to %c3 step %c1 {
+    scf.for %c = %c0 to %c32 step %c1 {
+      %x = memref.load %a[%k, %c] : memref<3x32xf32>
+      %s = memref.load %acc[%c] : memref<32xf32>
+      %y = arith.addf %s, %x : f32
+      memref.store %y, %acc[%c] : memref<32xf32>
+    }
+  }
+  scf.for %c = %c0 to %c32 step %c1 {
+    %s = memref.load %acc[%c] : memref<32xf32>
+    %y = arith.mulf %s, %s : f32
+    memref.store %y, %acc[%c] : memref<32xf32>
+  } {llvm.loop_annotation = {interleave_count = 2 : i32}}
+  scf.for %c = %c0 to %n step %c1 {
+    %s = memref.load %acc[%c] : memref<32xf32>
+    %y = arith.mulf %s, %s : f32
+    memref.store %y, %acc[%c] : memref<32xf32>
+  }
+  func.return
+}
