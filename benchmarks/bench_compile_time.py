@@ -18,7 +18,10 @@ The programs, written in JAX and exported as JAX hands them to XLA
   vectors); without JAX, the same chain is generated as `xla` text;
 - `mlp`: stacked dense layers (dot, bias, relu) on a batch;
 - `transformer`: pre-norm blocks (layer norm, single-head attention with softmax, a
-  GELU MLP, residuals).
+  GELU MLP, residuals);
+- `gpt`, `cnn` (not run by default): issue 19's own examples, one Adam training step of a
+  small GPT (d = 64, 4 heads, ~830 ops a layer: `--kinds gpt --sizes 1700` is 2 layers)
+  and one SGD step of a small CNN (3x3 convolutions, pooling, a dense classifier).
 
 A size whose predicted CPU time (the previous size's, scaled by the exponent measured
 so far, at least linearly) exceeds `--budget` seconds is skipped; a program that fails
@@ -143,6 +146,91 @@ def jax_transformer(blocks: int, seq: int = 16, d: int = 32) -> Program:
     return _jax_program(f, w(seq, d), params)
 
 
+def jax_gpt_adam(layers: int, d: int = 64, heads: int = 4, seq: int = 32, vocab: int = 128, batch: int = 4) -> Program:
+    """The issue's own example: one Adam training step of a small GPT (token and position
+    embeddings, pre-norm blocks of causal multi-head attention and a GELU MLP, a tied output
+    layer, cross-entropy), forward, backward and update in one program."""
+    rng = np.random.default_rng(0)
+
+    def w(*shape: int) -> np.ndarray:
+        return rng.standard_normal(shape, dtype=np.float32) * 0.02
+
+    def norm() -> tuple[np.ndarray, np.ndarray]:
+        return np.ones(d, np.float32), np.zeros(d, np.float32)
+
+    blocks = [
+        {"ln1": norm(), "qkv": w(d, 3 * d), "o": w(d, d), "ln2": norm(), "fc1": w(d, 4 * d),
+         "b1": np.zeros(4 * d, np.float32), "fc2": w(4 * d, d), "b2": np.zeros(d, np.float32)}
+        for _ in range(layers)
+    ]
+    params = {"emb": w(vocab, d), "pos": w(seq, d), "blocks": blocks, "lnf": norm()}
+
+    def layer_norm(x: Any, p: Any) -> Any:
+        mean = x.mean(-1, keepdims=True)
+        var = ((x - mean) ** 2).mean(-1, keepdims=True)
+        return (x - mean) * jax.lax.rsqrt(var + 1e-5) * p[0] + p[1]
+
+    def heads_first(t: Any) -> Any:
+        return t.reshape(batch, seq, heads, d // heads).transpose(0, 2, 1, 3)
+
+    def loss(p: Any, tokens: Any, targets: Any) -> Any:
+        x = p["emb"][tokens] + p["pos"]
+        causal = jnp.tril(jnp.ones((seq, seq), bool))
+        for b in p["blocks"]:
+            q, k, v = (heads_first(t) for t in jnp.split(layer_norm(x, b["ln1"]) @ b["qkv"], 3, -1))
+            a = jnp.where(causal, q @ k.transpose(0, 1, 3, 2) / math.sqrt(d // heads), -1e9)
+            a = jax.nn.softmax(a, -1) @ v
+            x = x + a.transpose(0, 2, 1, 3).reshape(batch, seq, d) @ b["o"]
+            x = x + jax.nn.gelu(layer_norm(x, b["ln2"]) @ b["fc1"] + b["b1"]) @ b["fc2"] + b["b2"]
+        logits = layer_norm(x, p["lnf"]) @ p["emb"].T
+        return -jnp.mean(jnp.take_along_axis(jax.nn.log_softmax(logits), targets[..., None], -1))
+
+    def step(p: Any, m: Any, v: Any, tokens: Any, targets: Any, t: Any) -> Any:
+        value, g = jax.value_and_grad(loss)(p, tokens, targets)
+        b1, b2, lr = 0.9, 0.999, 1e-3
+        m = jax.tree_util.tree_map(lambda m, g: b1 * m + (1 - b1) * g, m, g)
+        v = jax.tree_util.tree_map(lambda v, g: b2 * v + (1 - b2) * g * g, v, g)
+        p = jax.tree_util.tree_map(
+            lambda p, m, v: p - lr * (m / (1 - b1**t)) / (jnp.sqrt(v / (1 - b2**t)) + 1e-8), p, m, v
+        )
+        return value, p, m, v
+
+    zeros = jax.tree_util.tree_map(np.zeros_like, params)
+    tokens = rng.integers(0, vocab, (batch, seq)).astype(np.int32)
+    return _jax_program(step, params, zeros, zeros, tokens, tokens, np.float32(1.0))
+
+
+def jax_cnn_train(layers: int, channels: int = 16, side: int = 32, batch: int = 8, classes: int = 10) -> Program:
+    """The issue's other example: one SGD training step of a small CNN (3x3 convolutions,
+    ReLU, 2x2 max pooling, a dense classifier, cross-entropy)."""
+    rng = np.random.default_rng(0)
+    convs = [
+        (rng.standard_normal((3, 3, 3 if i == 0 else channels, channels), dtype=np.float32) * 0.1,
+         np.zeros(channels, np.float32))
+        for i in range(layers)
+    ]
+    last = max(1, side // 2**layers)
+    params = {"convs": convs, "fc": rng.standard_normal((last * last * channels, classes), dtype=np.float32) * 0.1,
+              "fb": np.zeros(classes, np.float32)}
+
+    def loss(p: Any, x: Any, y: Any) -> Any:
+        for k, b in p["convs"]:
+            x = jax.lax.conv_general_dilated(x, k, (1, 1), "SAME", dimension_numbers=("NHWC", "HWIO", "NHWC")) + b
+            x = jax.nn.relu(x)
+            if x.shape[1] > 1:
+                x = jax.lax.reduce_window(x, -jnp.inf, jax.lax.max, (1, 2, 2, 1), (1, 2, 2, 1), "VALID")
+        logits = x.reshape(x.shape[0], -1) @ p["fc"] + p["fb"]
+        return -jnp.mean(jnp.take_along_axis(jax.nn.log_softmax(logits), y[:, None], -1))
+
+    def step(p: Any, x: Any, y: Any) -> Any:
+        value, g = jax.value_and_grad(loss)(p, x, y)
+        return value, jax.tree_util.tree_map(lambda p, g: p - 0.01 * g, p, g)
+
+    x = rng.standard_normal((batch, side, side, 3), dtype=np.float32)
+    y = rng.integers(0, classes, batch).astype(np.int32)
+    return _jax_program(step, params, x, y)
+
+
 # -- without JAX: the element-wise chain as xla text -------------------------------------
 
 
@@ -166,7 +254,15 @@ def xla_chain(length: int, n: int = 256) -> Program:
 
 
 # ops per unit of each kind (measured on the exports), to aim at a size
-OPS_PER_UNIT = {"chain": 1.0, "mlp": 5.0, "transformer": 60.0}
+OPS_PER_UNIT = {"chain": 1.0, "mlp": 5.0, "transformer": 60.0, "gpt": 800.0, "cnn": 80.0}
+
+BUILDERS: dict[str, Callable[[int], Program]] = {
+    "mlp": jax_mlp,
+    "transformer": jax_transformer,
+    "gpt": jax_gpt_adam,
+    "cnn": jax_cnn_train,
+}
+"""The kinds written in JAX; the size of `gpt` and `cnn` counts layers."""
 
 
 def make(kind: str, size: int) -> Program:
@@ -174,11 +270,11 @@ def make(kind: str, size: int) -> Program:
         return jax_chain(size) if HAVE_JAX else xla_chain(size)
     if not HAVE_JAX:
         raise RuntimeError(f"the {kind} programs are written in JAX, which does not import")
-    per_unit = OPS_PER_UNIT[kind]
-    probe = (jax_mlp if kind == "mlp" else jax_transformer)(4)
-    per_unit = max(probe.ops / 4, 1.0)
+    build = BUILDERS[kind]
+    probe = build(2 if kind in ("gpt", "cnn") else 4)
+    per_unit = max(probe.ops / (2 if kind in ("gpt", "cnn") else 4), 1.0)
     units = max(1, round(size / per_unit))
-    return (jax_mlp if kind == "mlp" else jax_transformer)(units)
+    return build(units)
 
 
 def growth_exponent(sizes: list[float], times: list[float]) -> float:
@@ -279,7 +375,8 @@ def print_table(kind: str, runs: list[Run], clock: str = "wall") -> None:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     p.add_argument("--sizes", default="300,1000,3000,10000", help="program sizes in ops (default 300,1000,3000,10000)")
-    p.add_argument("--kinds", default="chain,mlp,transformer", help="chain, mlp, transformer (default: all)")
+    p.add_argument("--kinds", default="chain,mlp,transformer",
+                   help="chain, mlp, transformer (the default), gpt (a small GPT's Adam step), cnn (a CNN's SGD step)")
     p.add_argument("--opt-level", type=int, default=3, help="LLVM optimization level (default 3)")
     p.add_argument("--budget", type=float, default=600.0, help="skip sizes predicted to take longer (s)")
     p.add_argument("--clock", choices=("wall", "cpu"), default="wall",
