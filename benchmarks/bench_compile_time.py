@@ -65,6 +65,10 @@ class Program:
     text: str
     ops: int
     jax_compile: Callable[[], None] | None = None
+    inputs: list[np.ndarray] | None = None
+    """The arguments the program was exported with, flattened as its `@main` takes them."""
+    jax_outputs: Callable[[], list[np.ndarray]] | None = None
+    """XLA's results on `inputs`, flattened as the program returns them."""
 
 
 def count_ops(text: str) -> int:
@@ -82,7 +86,11 @@ def _jax_program(f: Callable[..., Any], *args: Any) -> Program:
     def jax_compile() -> None:
         jax.jit(f).lower(*args).compile()
 
-    return Program(text, count_ops(text), jax_compile)
+    def jax_outputs() -> list[np.ndarray]:
+        return [np.asarray(x) for x in jax.tree_util.tree_leaves(jax.jit(f)(*args))]
+
+    inputs = [np.asarray(x) for x in jax.tree_util.tree_leaves(args)]
+    return Program(text, count_ops(text), jax_compile, inputs, jax_outputs)
 
 
 def jax_chain(length: int) -> Program:

@@ -1,0 +1,39 @@
+"""The compile-time sweep's programs (`benchmarks/bench_compile_time.py`): each JAX-written
+kind exports a module the project reads, and a small CNN training step (convolutions,
+pooling and their gradients, an SGD update) computes what XLA computes."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+pytest.importorskip("jax")
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+
+import bench_compile_time as bench
+
+from xla_dialect.context import parse_module
+from xla_tools import compile
+
+
+@pytest.mark.parametrize("kind", sorted(bench.BUILDERS))
+def test_each_kind_exports_a_module_we_read(kind: str) -> None:
+    program = bench.BUILDERS[kind](2)
+    assert program.ops > 5 and program.jax_compile is not None
+    module = parse_module(program.text, f"<{kind}>")
+    assert sum(1 for op in module.walk() if op.name.startswith("xla.")) >= program.ops
+
+
+def test_a_cnn_training_step_matches_xla() -> None:
+    program = bench.jax_cnn_train(1, channels=4, side=8, batch=2)
+    assert program.inputs is not None and program.jax_outputs is not None
+    ours = compile(program.text)(*program.inputs)
+    ours = list(ours) if isinstance(ours, (list, tuple)) else [ours]
+    theirs = program.jax_outputs()
+    assert len(ours) == len(theirs)
+    for a, b in zip(ours, theirs):
+        np.testing.assert_allclose(np.asarray(a), b, rtol=1e-4, atol=1e-5)
