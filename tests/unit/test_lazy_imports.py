@@ -43,10 +43,14 @@ HEAVY_FOR_COMPILE = [
     "passes.decompose_chlo.rewrite",
     "passes.lapack.decompose",
     "lowering.math_approximation.chlo_erf",
+    "lowering.scalar.complex",
+    "lowering.complex_expansion",
+    "lowering.to_llvm.complex",
+    "xdsl.dialects.complex",
     *sorted({home for home in DEFERRED_LOWERINGS.values()}),
 ]
-"""Modules a program without collectives, chlo, LAPACK calls, FFTs, sorts, RNG,
-gathers, convolutions or linear algebra ops must not load."""
+"""Modules a program without collectives, chlo, LAPACK calls, complex numbers, FFTs,
+sorts, RNG, gathers, convolutions or linear algebra ops must not load."""
 
 HEAVY_FOR_XLA_OPT = [
     *HEAVY_FOR_COMPILE,
