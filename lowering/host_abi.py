@@ -199,6 +199,12 @@ def new_site(kind: str, where: str, inputs: Sequence[Leaf], outputs: Sequence[Le
     return site
 
 
+def has_new_sites() -> bool:
+    """Whether sites were described since the last `take_new_sites`."""
+    with _SITES_LOCK:
+        return bool(_PENDING)
+
+
 def take_new_sites() -> list[SiteSpec]:
     """The sites described since the last call (the runtime binds them)."""
     with _SITES_LOCK:
@@ -224,6 +230,7 @@ __all__ = [
     "WriteQueue",
     "c_api_supported",
     "custom_call_target",
+    "has_new_sites",
     "new_site",
     "register_custom_call",
     "take_new_sites",

@@ -39,6 +39,7 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute
 
+from lowering.host_abi import has_new_sites
 from lowering.packed_abi import MAX_CTYPES_ARGUMENTS, PACKED_PREFIX
 from runtime import guard, host_io, threads
 from runtime.llvm_backend import convert_module
@@ -236,6 +237,16 @@ def packed_entries(signatures: dict[str, FunctionSignature]) -> str:
     return "\n\n".join(out)
 
 
+def _bind_new_sites() -> list[host_io.Site]:
+    """`host_io.bind_new_sites()`, with the collectives' handlers and channel routes
+    registered first when there are sites to bind (`runtime.collectives` registers
+    them on import): a program that never calls the host does not load them, nor mpi4py."""
+    if has_new_sites():
+        import runtime.collectives  # noqa: F401
+
+    return host_io.bind_new_sites()
+
+
 def compile_llvm_ir(
     llvm_ir: str,
     signatures: dict[str, FunctionSignature] | None = None,
@@ -266,7 +277,7 @@ def compile_llvm_ir(
         with report.phase(f"LLVM: optimize (O{opt_level})"):
             optimize(mod, tm, opt_level)
     optimized = str(mod)
-    sites = host_io.bind_new_sites()  # the runtime calls the lowering described
+    sites = _bind_new_sites()  # the runtime calls the lowering described
     guard.bind()  # __xla_alloc_failed: jumps back to the entry's trampoline (before the pool, which uses it)
     threads.bind_parallel_for(compile_llvm_ir)  # __xla_parallel_for: the native pool, compiled on first use
     _check_symbols(mod)
@@ -448,7 +459,7 @@ def _compile_parts(
     symbols: dict[str, str] = {}
     for _, _, part_symbols in results:
         symbols.update(part_symbols)
-    sites = host_io.bind_new_sites()
+    sites = _bind_new_sites()
     with report.phase("LLVM: load the parts (MCJIT)"):
         jit = load_object_code(objects, signatures, symbols, opt_level=opt_level)
     if object_cache is not None:

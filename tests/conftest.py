@@ -11,6 +11,8 @@ from pathlib import Path
 
 import pytest
 
+import xla_dialect  # noqa: F401  (before any xDSL dialect, as in the tools: its formats compile on first use)
+
 # The persistent compilation cache (runtime/compile_cache.py) of the tests is theirs
 # alone: the run neither reads nor fills the user's cache (the tools the lit tests
 # run inherit the setting).

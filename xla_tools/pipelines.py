@@ -17,7 +17,6 @@ from typing import TYPE_CHECKING, Any
 from xdsl.context import Context
 from xdsl.dialects.builtin import ModuleOp
 
-from lowering.to_llvm.common import register_llvm_extensions
 from xla_dialect.context import make_context
 from xla_tools.registry import LOWER_TO_LLVM, PIPELINES, LowerToLLVMPass, get_all_passes
 
@@ -56,6 +55,8 @@ def run_passes(
     """Apply the named passes (project and xDSL ones) in order; `timing` gets the
     wall and CPU time of each; `options[name]` are keyword options of that pass."""
     if ctx is None:
+        from lowering.to_llvm.common import register_llvm_extensions  # the llvm dialect: when used
+
         ctx = make_context()
         register_llvm_extensions(ctx)
     available = get_all_passes()

@@ -130,6 +130,12 @@ def check_expectations(
 # ---------------------------------------------------------------------------
 
 
+def _llvm_dialect() -> Dialect:
+    from lowering.to_llvm.common import extended_llvm_dialect
+
+    return extended_llvm_dialect()  # with the ops the lowering adds
+
+
 def _x86vector_dialect() -> Dialect:
     from lowering.codegen.x86vector import X86Vector
 
@@ -142,13 +148,12 @@ class XlaOptMain(xDSLOptMain):
     version_format = "xla-opt (xla-dialect) built on xDSL {xdsl_version}"
 
     def register_all_dialects(self) -> None:
-        from lowering.to_llvm.common import extended_llvm_dialect
         from xla_dialect.registry import get_all_dialects
         from xla_dialect.stablehlo import StablehloContext
 
         self.ctx = StablehloContext()  # `stablehlo.*` reads as `xla.*`
         dialects = get_all_dialects()
-        dialects["llvm"] = extended_llvm_dialect  # with the ops the lowering adds
+        dialects["llvm"] = _llvm_dialect  # loaded when the input holds llvm ops
         dialects["x86vector"] = _x86vector_dialect  # the code generator's x86 vector ops
         for name, factory in dialects.items():
             self.ctx.register_dialect(name, factory)

@@ -20,26 +20,33 @@ from xdsl.pattern_rewriter import RewritePattern
 
 from lowering.to_llvm.common import (
     ConversionPass,
+    apply_patterns,
     convert_all_block_arguments,
+    reconcile_unrealized_casts,
     register_llvm_extensions,
 )
 from xla_dialect.diagnostics import LoweringError
 
 
-def all_patterns() -> list[RewritePattern]:
+def all_patterns(*, complex_ops: bool = True) -> list[RewritePattern]:
+    """Every dialect's patterns; `complex_ops=False` leaves out the complex dialect's
+    (and does not import it) for a module that holds no complex op."""
     from lowering.to_llvm.arith import arith_patterns
     from lowering.to_llvm.cf import cf_patterns
-    from lowering.to_llvm.complex import complex_patterns
     from lowering.to_llvm.func import func_patterns
     from lowering.to_llvm.math import math_patterns
     from lowering.to_llvm.memref import memref_patterns
     from lowering.to_llvm.vector import vector_patterns
 
     # index_cast is part of the arith patterns
-    return [
+    patterns = [
         *func_patterns(glue=True), *memref_patterns(), *vector_patterns(), *arith_patterns(), *math_patterns(), *cf_patterns(),
-        *complex_patterns(),
     ]
+    if complex_ops:
+        from lowering.to_llvm.complex import complex_patterns
+
+        patterns += complex_patterns()
+    return patterns
 
 
 class ConvertToLLVMPass(ConversionPass):
@@ -54,7 +61,12 @@ class ConvertToLLVMPass(ConversionPass):
         convert_all_block_arguments(module)
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        super().apply(ctx, op)
+        # ConversionPass.apply, with the complex patterns only for a module holding complex ops
+        register_llvm_extensions(ctx)
+        complex_ops = any(o.name.startswith("complex.") for o in op.walk())
+        apply_patterns(op, all_patterns(complex_ops=complex_ops), reconcile=False)
+        self.finalize(op)
+        reconcile_unrealized_casts(op)
         _check_fully_lowered(op)
 
 

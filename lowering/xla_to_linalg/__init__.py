@@ -21,25 +21,15 @@ from xdsl.dialects import func
 from xdsl.dialects.builtin import FunctionType, ModuleOp
 from xdsl.passes import ModulePass
 
-from lowering.collectives import ops as collective_ops  # noqa: F401  (calls into the collective runtime)
-from lowering.collectives import run_parallel  # noqa: F401  (interpreter.run_parallel of several programs)
-from lowering.math_approximation import chlo_erf  # noqa: F401  (chlo.erf/erfc on f16/bf16/f32)
 from lowering.xla_to_linalg import (  # noqa: F401  (they register their lowerings)
     constants,
     contraction,
     control_flow,
-    convolution,
     elementwise,
-    fft,
-    gather_scatter,
     io,
-    linalg,
     reduction,
-    rng,
-    select_and_scatter,
     shape,
     slicing,
-    sort,
 )
 from lowering.xla_to_linalg.call_graph import check_acyclic, check_grids
 from lowering.xla_to_linalg.converter import LOWERINGS, Converter, convert_type

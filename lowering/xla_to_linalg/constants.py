@@ -14,7 +14,7 @@ from collections.abc import Sequence
 
 import numpy as np
 from xdsl.builder import Builder
-from xdsl.dialects import arith, complex
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import (
     AnyFloat,
     ComplexType,
@@ -111,6 +111,8 @@ def lower_iota(cx: Converter, op: IotaOp, builder: Builder) -> Sequence[SSAValue
             return [b.insert(arith.IndexCastOp(index, element)).result]
         wide = b.insert(arith.IndexCastOp(index, i64)).result
         if isinstance(element, ComplexType):  # the index as the real part, 0i
+            from xdsl.dialects import complex  # loaded with the first complex program
+
             part = element.element_type
             re = b.insert(arith.SIToFPOp(wide, part)).result  # pyright: ignore[reportArgumentType]
             zero = b.insert(arith.ConstantOp(FloatAttr(0.0, part))).result  # pyright: ignore

@@ -14,7 +14,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 
 from xdsl.builder import Builder
-from xdsl.dialects import arith, complex
+from xdsl.dialects import arith
 from xdsl.dialects.builtin import BFloat16Type, ComplexType, IntegerType, TensorType, f32
 from xdsl.dialects.linalg.ops import MatmulOp
 from xdsl.ir import Attribute, SSAValue
@@ -43,6 +43,8 @@ def multiply_add(b: Builder, acc: SSAValue, x: SSAValue, y: SSAValue, element: A
     if isinstance(element, IntegerType):
         return b.insert(arith.AddiOp(acc, b.insert(arith.MuliOp(x, y)).result)).result
     if isinstance(element, ComplexType):
+        from xdsl.dialects import complex  # loaded with the first complex program
+
         return b.insert(complex.AddOp(acc, b.insert(complex.MulOp(x, y)).result)).result
     return b.insert(arith.AddfOp(acc, b.insert(arith.MulfOp(x, y)).result)).result
 

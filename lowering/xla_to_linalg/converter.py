@@ -14,6 +14,7 @@ signless (arith works on signless integers; signedness lives in the ops chosen).
 
 from __future__ import annotations
 
+import importlib
 import math
 from collections.abc import Callable, Sequence
 from typing import TypeVar
@@ -49,6 +50,41 @@ LOWERINGS: dict[type[Operation], Lowering] = {}
 """Op class → the function lowering it (filled by the family modules)."""
 
 OpT = TypeVar("OpT", bound=Operation)
+
+DEFERRED_LOWERINGS: dict[str, str] = {
+    **dict.fromkeys(
+        [
+            "xla.all_gather",
+            "xla.all_reduce",
+            "xla.all_to_all",
+            "xla.collective_broadcast",
+            "xla.collective_permute",
+            "xla.cross_replica_sum",
+            "xla.partition_id",
+            "xla.reduce_scatter",
+            "xla.replica_id",
+        ],
+        "lowering.collectives.ops",  # calls into the collective runtime
+    ),
+    "interpreter.run_parallel": "lowering.collectives.run_parallel",  # a grid of programs
+    "chlo.erf": "lowering.math_approximation.chlo_erf",  # on f16/bf16/f32
+    "chlo.erfc": "lowering.math_approximation.chlo_erf",
+    "xla.convolution": "lowering.xla_to_linalg.convolution",
+    "xla.fft": "lowering.xla_to_linalg.fft",
+    "xla.gather": "lowering.xla_to_linalg.gather_scatter",
+    "xla.scatter": "lowering.xla_to_linalg.gather_scatter",
+    "xla.cholesky": "lowering.xla_to_linalg.linalg",
+    "xla.triangular_solve": "lowering.xla_to_linalg.linalg",
+    "xla.rng": "lowering.xla_to_linalg.rng",
+    "xla.rng_bernoulli": "lowering.xla_to_linalg.rng",
+    "xla.rng_bit_generator": "lowering.xla_to_linalg.rng",
+    "xla.select_and_scatter": "lowering.xla_to_linalg.select_and_scatter",
+    "xla.sort": "lowering.xla_to_linalg.sort",
+}
+"""Op name -> the module that registers its lowering (`lowering/xla_to_linalg/__init__.py`
+imports the others), imported when the converter first meets such an op, as the pass
+registry imports passes: a program without collectives, FFTs, sorts, ... does not load
+them. `tests/unit/test_lazy_imports.py` checks the table against what the modules register."""
 
 
 def lowers(*classes: type[Operation]) -> Callable[[Callable[..., Sequence[SSAValue]]], Callable[..., Sequence[SSAValue]]]:
@@ -140,6 +176,9 @@ class Converter:
 
     def convert_op(self, op: Operation, builder: Builder) -> None:
         lowering = LOWERINGS.get(type(op))
+        if lowering is None and op.name in DEFERRED_LOWERINGS:
+            importlib.import_module(DEFERRED_LOWERINGS[op.name])
+            lowering = LOWERINGS.get(type(op))
         if lowering is not None:
             block = builder.insertion_point.block
             previous = block.last_op
@@ -342,6 +381,7 @@ def is_integer_element(t: Attribute) -> bool:
 
 
 __all__ = [
+    "DEFERRED_LOWERINGS",
     "LOWERINGS",
     "Converter",
     "broadcast_map",

@@ -66,6 +66,39 @@ The package holds one file per family: `emitter.py` (the expression builder),
 dynamic shapes, are reported as `LoweringError`.
 """
 
-from passes.decompose_chlo.rewrite import DecomposeChlo, DecomposeChloPass
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import TYPE_CHECKING, Any
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+if TYPE_CHECKING:
+    from passes.decompose_chlo.rewrite import DecomposeChlo
+
+
+@dataclass(frozen=True)
+class DecomposeChloPass(ModulePass):
+    """Rewrites every `chlo` op into `xla` ops."""
+
+    name = "xla-decompose-chlo"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        if not any(o.name.startswith("chlo.") for o in op.walk()):
+            return  # nothing to decompose: the expansions (and the chlo dialect) stay unloaded
+        from passes.decompose_chlo.rewrite import decompose_chlo
+
+        decompose_chlo(op)
+
+
+def __getattr__(name: str) -> Any:
+    if name == "DecomposeChlo":
+        from passes.decompose_chlo.rewrite import DecomposeChlo
+
+        return DecomposeChlo
+    raise AttributeError(f"module 'passes.decompose_chlo' has no attribute {name!r}")
+
 
 __all__ = ["DecomposeChlo", "DecomposeChloPass"]

@@ -7,10 +7,8 @@ import math
 from collections.abc import Callable
 from dataclasses import dataclass
 
-from xdsl.context import Context
 from xdsl.dialects.builtin import BFloat16Type, Float16Type, Float32Type, Float64Type, ModuleOp
 from xdsl.ir import Operation, SSAValue
-from xdsl.passes import ModulePass
 from xdsl.pattern_rewriter import PatternRewriter, PatternRewriteWalker, RewritePattern
 
 from passes.decompose_chlo import complex_trig, real_trig, special
@@ -128,16 +126,11 @@ class DecomposeChlo(RewritePattern):
         raise LoweringError(f"{op.name}: no decomposition", op)
 
 
-@dataclass(frozen=True)
-class DecomposeChloPass(ModulePass):
-    """Rewrites every `chlo` op into `xla` ops."""
-
-    name = "xla-decompose-chlo"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        PatternRewriteWalker(DecomposeChlo(), apply_recursively=True).rewrite_module(op)
+def decompose_chlo(module: ModuleOp) -> None:
+    """Rewrite every `chlo` op of `module` (the work of `xla-decompose-chlo`)."""
+    PatternRewriteWalker(DecomposeChlo(), apply_recursively=True).rewrite_module(module)
 
 
-__all__ = ["DecomposeChlo", "DecomposeChloPass"]
+__all__ = ["DecomposeChlo", "decompose_chlo"]
 
 

@@ -22,6 +22,30 @@ functions are made once per target, options and types, and named after them
 reports a custom call it cannot run, naming it, at its place.
 """
 
-from passes.lapack.decompose import LAPACK_TARGET, DecomposeLapackPass
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from xdsl.context import Context
+from xdsl.dialects.builtin import ModuleOp
+from xdsl.passes import ModulePass
+
+from passes.lapack.targets import LAPACK_TARGET
+from xla_dialect.ops.io import CustomCallOp
+
+
+@dataclass(frozen=True)
+class DecomposeLapackPass(ModulePass):
+    """Replace LAPACK custom calls by calls of StableHLO functions computing them."""
+
+    name = "xla-decompose-lapack"
+
+    def apply(self, ctx: Context, op: ModuleOp) -> None:
+        calls = [o for o in op.walk() if isinstance(o, CustomCallOp) and LAPACK_TARGET.match(o.target)]
+        if not calls:
+            return  # the kernels' builders stay unloaded
+        from passes.lapack.decompose import decompose_calls
+
+        decompose_calls(op, calls)
 
 __all__ = ["LAPACK_TARGET", "DecomposeLapackPass"]

@@ -6,20 +6,17 @@ import re
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
-from xdsl.context import Context
 from xdsl.dialects import func
 from xdsl.dialects.builtin import DictionaryAttr, IntegerAttr, ModuleOp, TensorType
 from xdsl.ir import Attribute, Operation
-from xdsl.passes import ModulePass
 
 from passes.lapack import factorizations as fz
 from passes.lapack import jacobi
 from passes.lapack.hlo_text import Hlo, V, function, tensor_type
+from passes.lapack.targets import LAPACK_TARGET
 from xla_dialect.diagnostics import LoweringError
 from xla_dialect.ops.io import CustomCallOp
 from xla_dialect.types import format_type
-
-LAPACK_TARGET = re.compile(r"^lapack_(?P<t>[sdcz])(?P<name>potrf|getrf|trsm|geqrf|orgqr|ungqr|syevd|heevd|gesdd|gesvd)(?:_ffi)?$")
 
 ELEMENTS = {"s": "f32", "d": "f64", "c": "complex<f32>", "z": "complex<f64>"}
 
@@ -131,46 +128,39 @@ def _batch_loop(h: Hlo, args: list[V], batch: Sequence[int], kernel: Callable[[H
     return [h.reshape(r, [*batch, *r.shape[1:]]) for r in results]
 
 
-class DecomposeLapackPass(ModulePass):
-    """Replace LAPACK custom calls by calls of StableHLO functions computing them."""
+def decompose_calls(op: ModuleOp, calls: Sequence[CustomCallOp]) -> None:
+    """Replace the LAPACK custom `calls` of `op` (the work of `xla-decompose-lapack`)."""
+    from xla_dialect.context import XlaProgramError, parse_module
 
-    name = "xla-decompose-lapack"
-
-    def apply(self, ctx: Context, op: ModuleOp) -> None:
-        from xla_dialect.context import XlaProgramError, parse_module
-
-        calls = [o for o in op.walk() if isinstance(o, CustomCallOp) and LAPACK_TARGET.match(o.target)]
-        if not calls:
-            return
-        defined = {f.sym_name.data for f in op.body.block.ops if isinstance(f, func.FuncOp)}
-        for call in calls:
-            name = _function_name(call, _options(call))
-            if name not in defined:
-                text = kernel_function(call, name)
-                try:
-                    module = parse_module(f"module {{\n{text}\n}}", f"<{call.target}>")
-                except XlaProgramError as err:  # a kernel that does not verify is the pass's bug
-                    raise LoweringError(f"the decomposition of '{call.target}' does not verify: {err}", call) from None
-                for f in list(module.body.block.ops):
-                    f.detach()
-                    op.body.block.add_op(f)
-                defined.add(name)
-            for t, given in zip(
-                (r for f in op.body.block.ops if isinstance(f, func.FuncOp) and f.sym_name.data == name for r in f.function_type.outputs.data),
-                call.outputs.types,
-                strict=True,
-            ):
-                if t != given:
-                    raise LoweringError(
-                        f"'{call.target}' returns {format_type(given)} where LAPACK's result is {format_type(t)}", call
-                    )
-            new = func.CallOp(name, list(call.inputs), list(call.outputs.types))
-            new.location = call.location
-            call.parent_block().insert_op_before(new, call)  # pyright: ignore[reportOptionalMemberAccess]
-            for old, result in zip(call.outputs, new.res, strict=True):
-                old.replace_all_uses_with(result)
-            call.detach()
-            call.erase()
+    defined = {f.sym_name.data for f in op.body.block.ops if isinstance(f, func.FuncOp)}
+    for call in calls:
+        name = _function_name(call, _options(call))
+        if name not in defined:
+            text = kernel_function(call, name)
+            try:
+                module = parse_module(f"module {{\n{text}\n}}", f"<{call.target}>")
+            except XlaProgramError as err:  # a kernel that does not verify is the pass's bug
+                raise LoweringError(f"the decomposition of '{call.target}' does not verify: {err}", call) from None
+            for f in list(module.body.block.ops):
+                f.detach()
+                op.body.block.add_op(f)
+            defined.add(name)
+        for t, given in zip(
+            (r for f in op.body.block.ops if isinstance(f, func.FuncOp) and f.sym_name.data == name for r in f.function_type.outputs.data),
+            call.outputs.types,
+            strict=True,
+        ):
+            if t != given:
+                raise LoweringError(
+                    f"'{call.target}' returns {format_type(given)} where LAPACK's result is {format_type(t)}", call
+                )
+        new = func.CallOp(name, list(call.inputs), list(call.outputs.types))
+        new.location = call.location
+        call.parent_block().insert_op_before(new, call)  # pyright: ignore[reportOptionalMemberAccess]
+        for old, result in zip(call.outputs, new.res, strict=True):
+            old.replace_all_uses_with(result)
+        call.detach()
+        call.erase()
 
 
-__all__ = ["KERNELS", "LAPACK_TARGET", "DecomposeLapackPass", "kernel_function", "tensor_type"]
+__all__ = ["KERNELS", "LAPACK_TARGET", "decompose_calls", "kernel_function", "tensor_type"]
