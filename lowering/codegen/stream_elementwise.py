@@ -58,6 +58,7 @@ from xdsl.dialects import arith, llvm, memref, vector
 from xdsl.dialects.builtin import (
     ArrayAttr,
     BoolAttr,
+    DenseArrayBase,
     DenseIntOrFPElementsAttr,
     IntegerAttr,
     IntegerType,
@@ -217,10 +218,48 @@ LINE_BYTES = 64
 register's width; a wider vector is split into such stores)."""
 
 
-def stream_elementwise(op: GenericOp, lanes: int, group: int = 4) -> None:
+def _concatenate(em: Emitter, parts: list[SSAValue]) -> SSAValue:
+    """The vectors `parts` one after the other, as one vector (`vector.shuffle`s in a
+    balanced tree; LLVM's legalization makes them register renames)."""
+    while len(parts) > 1:
+        joined: list[SSAValue] = []
+        for a, b in zip(parts[::2], parts[1::2], strict=False):
+            ta, tb = a.type, b.type
+            assert isinstance(ta, VectorType) and isinstance(tb, VectorType)
+            na, nb = ta.get_shape()[0], tb.get_shape()[0]
+            if nb < na:  # LLVM shuffles two vectors of one type: widen `b` (3 segments)
+                b = _slice(em, b, 0, na, nb)
+            mask = DenseArrayBase.from_list(i64, [*range(na), *range(na, na + nb)])
+            joined.append(em.value(vector.ShuffleOp(a, b, mask, result_type=VectorType(ta.element_type, [na + nb]))))
+        if len(parts) % 2:
+            joined.append(parts[-1])
+        parts = joined
+    return parts[0]
+
+
+def _slice(em: Emitter, value: SSAValue, start: int, n: int, valid: int | None = None) -> SSAValue:
+    """Lanes `[start, start + n)` of the vector `value` (a `vector.shuffle`); with
+    `valid`, only the first `valid` of them exist, the rest repeat lane `start`."""
+    t = value.type
+    assert isinstance(t, VectorType)
+    valid = n if valid is None else valid
+    mask = DenseArrayBase.from_list(i64, [*range(start, start + valid), *[start] * (n - valid)])
+    return em.value(vector.ShuffleOp(value, value, mask, result_type=VectorType(t.element_type, [n])))
+
+
+def segments(arrays: int, streams: int, max_streams: int) -> int:
+    """The segments read side by side for a loop over `arrays` arrays (those it reads
+    and the one it writes): `streams` if given, else the largest of 4, 2, 1 that keeps
+    `segments * arrays` within `max_streams` (see `LinalgStreamElementwisePass.streams`)."""
+    if streams:
+        return streams
+    return next(s for s in (4, 2, 1) if s * arrays <= max_streams or s == 1)
+
+
+def stream_elementwise(op: GenericOp, lanes: int, group: int = 4, streams: int = 1) -> None:
     """Replace the element-wise generic `op` by a masked peel, a parallel loop of
-    `group` vectors of `lanes` with non-temporal stores and a masked remainder (see the
-    module docstring)."""
+    `group` vectors of `lanes` with non-temporal stores (taken from `streams` segments
+    side by side) and a masked remainder (see the module docstring)."""
     out = op.outputs[0]
     t = out.type
     assert isinstance(t, MemRefType)
@@ -229,6 +268,14 @@ def stream_elementwise(op: GenericOp, lanes: int, group: int = 4) -> None:
     count = math.prod(t.get_shape())
     align = max(lanes, LINE_BYTES * 8 // bits)  # elements of the peel's and the remainder's vectors
     wide = -(-lanes * group // align) * align  # elements of one iteration, a whole number of lines
+    # Each segment's part of an iteration: a whole number of lines (every segment's
+    # vectors stay aligned), together about `wide`; fewer segments if the row is short.
+    seg = max(align, wide // streams // align * align)
+    while streams > 1 and (count - align + 1) // seg < streams:
+        streams //= 2
+        seg = max(align, wide // streams // align * align)
+    if streams == 1:
+        seg = wide
     n_in = len(op.inputs)
     out_used = bool(op.body.block.args[n_in].uses)
     body = BodyCloner(op, 0)
@@ -240,8 +287,11 @@ def stream_elementwise(op: GenericOp, lanes: int, group: int = 4) -> None:
     base = em.value(memref.ExtractAlignedPointerAsIndexOp.get(out))
     start = em.divui(base, bits // 8)
     peel = em.remui(em.addi(align, em.muli(em.remui(start, align), -1)), align)
-    vectors = (count - align + 1) // wide
-    end = em.addi(peel, vectors * wide)
+    # `steps` iterations, each `seg` elements of every segment; segment `s` starts at
+    # `peel + s * length`.
+    steps = (count - align + 1) // seg // streams
+    length = steps * seg
+    end = em.addi(peel, streams * length)
 
     def compute(e: Emitter, at: SSAValue, n: int, mask: SSAValue | None) -> SSAValue:
         """The body on the `n` elements from `at` (the lanes off in `mask` not read)."""
@@ -261,9 +311,32 @@ def stream_elementwise(op: GenericOp, lanes: int, group: int = 4) -> None:
         return value
 
     def vector_step(e: Emitter, j: SSAValue) -> None:
-        at = e.materialize(e.addi(peel, e.muli(j, wide)))
-        value = compute(e, at, wide, None)
-        e.add(vector.StoreOp(value, dest, [at], nontemporal=BoolAttr.from_bool(True)))
+        first = e.addi(peel, e.muli(j, seg))
+        if streams == 1:
+            at = e.materialize(first)
+            value = compute(e, at, seg, None)
+            e.add(vector.StoreOp(value, dest, [at], nontemporal=BoolAttr.from_bool(True)))
+            return
+        ats = [e.materialize(e.addi(first, s * length)) for s in range(streams)]
+        value = segmented(e, ats)
+        for s, at in enumerate(ats):
+            part = _slice(e, value, s * seg, seg)
+            e.add(vector.StoreOp(part, dest, [at], nontemporal=BoolAttr.from_bool(True)))
+
+    def segmented(e: Emitter, ats: list[SSAValue]) -> SSAValue:
+        """The body once on the `seg` elements from each of `ats`, side by side (the
+        body has no `linalg.index`: see the pass)."""
+        n = seg * len(ats)
+        args: list[SSAValue] = []
+        for x in read:
+            vt = VectorType(x.type.get_element_type(), [seg])  # pyright: ignore[reportAttributeAccessIssue]
+            args.append(_concatenate(e, [e.value(vector.LoadOp(x, [at], vt)) for at in ats]))
+        if not out_used:
+            args.append(args[0])
+        (value,) = body.emit(e, args, [ats[0]], n)
+        if not isinstance(value.type, VectorType):  # a value defined outside the body
+            value = e.value(vector.BroadcastOp(value, VectorType(value.type, [n])))
+        return value
 
     def edge_step(e: Emitter, k: SSAValue, carried: object) -> list[SSAValue]:
         """Piece `k` of the edges: 0 is the peel [0, peel), then the remainder from `end`
@@ -280,8 +353,9 @@ def stream_elementwise(op: GenericOp, lanes: int, group: int = 4) -> None:
         e.add(vector.MaskedStoreOp(dest, [at], mask, compute(e, at, align, mask)))
         return []
 
-    loop = em.parallel(0, vectors, vector_step)
-    loop.attributes["streamed"] = StringAttr(f"{wide}x{bits} non-temporal")
+    loop = em.parallel(0, steps, vector_step)
+    shape = f"{seg}x{bits} non-temporal" + (f", {streams} streams" if streams > 1 else "")
+    loop.attributes["streamed"] = StringAttr(shape)
     # 1 + ceil((count - end) / align) pieces: the peel, then the remainder.
     left = em.value(arith.SubiOp(em.index(count + align - 1), em.materialize(end)))
     em.loop(0, em.addi(em.divui(left, align), 1), 1, edge_step)
@@ -317,10 +391,27 @@ class LinalgStreamElementwisePass(ModulePass):
     each of its ops into `group` independent ones that hide each other's latency (the
     interleaving LLVM's loop vectorizer does for scalar loops)."""
 
+    streams: int = 0
+    """Segments of the flat row read side by side, each iteration taking `group / streams`
+    vectors (whole lines) from each, for outputs of at least `stream_bytes`: more lines
+    in flight than one stream gets. Each segment's output is another write-combining
+    stream for the non-temporal stores, of which a core has few (~10-12), so 0 picks
+    the largest of 4, 2 and 1 that keeps segments x arrays (read and written) within
+    `max_streams`: 4 for one or two inputs, 2 for three to five. A body with
+    `linalg.index` keeps one stream (its positions are one ramp)."""
+
+    stream_bytes: int = 0
+    """The smallest output buffer (bytes) read as `streams` segments (0: the target's
+    `streaming_store_bytes`, so every loop this pass takes at the default threshold)."""
+
+    max_streams: int = 12
+    """With `streams=0`: the most memory streams (segments x arrays) to open."""
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         target = get_target()
         bits = self.vector_bits or target.vector_bits
         threshold = self.min_bytes or target.streaming_threshold()
+        stream_bytes = self.stream_bytes or target.streaming_threshold()
         for inner in list(op.walk()):
             if inner.parent is None or not isinstance(inner, GenericOp) or not streamable(inner):
                 continue
@@ -334,7 +425,12 @@ class LinalgStreamElementwisePass(ModulePass):
                 continue
             if work(inner) > self.max_work_per_byte * traffic(inner):
                 continue
-            stream_elementwise(inner, lanes, self.group)
+            block = inner.body.block
+            arrays = len(inner.operands) if block.args[len(inner.inputs)].uses else len(inner.inputs) + 1
+            streams = segments(arrays, self.streams, self.max_streams) if count * element // 8 >= stream_bytes else 1
+            if any(isinstance(x, IndexOp) for x in block.ops):
+                streams = 1
+            stream_elementwise(inner, lanes, self.group, streams)
 
 
-__all__ = ["LinalgStreamElementwisePass", "stream_elementwise", "streamable"]
+__all__ = ["LinalgStreamElementwisePass", "segments", "stream_elementwise", "streamable"]
