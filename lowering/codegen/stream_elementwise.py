@@ -153,6 +153,22 @@ def work(op: GenericOp) -> int:
     )
 
 
+TRIG = frozenset({"math.sin", "math.cos", "math.tan"})
+"""Functions whose expansion is far longer than `FUNCTION_WORK` (their range reduction
+computes in f64): sin(a) cos(b) is 1,674 instructions for 4 vectors of 16 f32 on
+AVX-512 where `work` counts 49 an element (logistic: 79 for 27, GELU tanh: 135 for
+32, tanh(a) exp(-b^2) + a: 248 for 52)."""
+
+TRIG_WORK = 200
+"""What a `TRIG` function counts in `stream_work`: ~200 instructions a vector."""
+
+
+def stream_work(op: GenericOp) -> int:
+    """`work`, the `TRIG` functions counted `TRIG_WORK`: the arithmetic measure that
+    decides segments (`LinalgStreamElementwisePass.stream_work_per_byte`)."""
+    return work(op) + sum(TRIG_WORK - FUNCTION_WORK for inner in op.body.block.ops if inner.name in TRIG)
+
+
 def traffic(op: GenericOp) -> int:
     """The bytes one element of `op` reads and writes."""
     total = 0
@@ -247,6 +263,25 @@ def _slice(em: Emitter, value: SSAValue, start: int, n: int, valid: int | None =
     return em.value(vector.ShuffleOp(value, value, mask, result_type=VectorType(t.element_type, [n])))
 
 
+PAGE = 4096
+"""Addresses that differ by a multiple of this alias in the core's store-to-load
+check (bits 0-11 compared first)."""
+
+
+def _skewed(steps: int, seg_bytes: int, streams: int) -> int:
+    """The largest count of at most `steps` iterations such that the segments start
+    about `PAGE / streams` bytes apart modulo a page (the iterations dropped, fewer
+    than a page's worth per segment, go to the masked edges; `steps` if none is left).
+    Without it the segments lie about a whole number of pages apart (4M f32 in 4
+    segments: 4 MiB less a line), so that a segment's loads meet the previous segment's
+    stores at the same page offset one iteration later (our reading of why): the chain
+    of 4M (three inputs, 2 segments) ran 6% slower so, the other cases the same."""
+    per_page = PAGE // seg_bytes
+    target = (PAGE // streams) // seg_bytes
+    cut = (steps - target) % per_page
+    return steps - cut if steps - cut > 0 else steps
+
+
 def segments(arrays: int, streams: int, max_streams: int) -> int:
     """The segments read side by side for a loop over `arrays` arrays (those it reads
     and the one it writes): `streams` if given, else the largest of 4, 2, 1 that keeps
@@ -290,6 +325,8 @@ def stream_elementwise(op: GenericOp, lanes: int, group: int = 4, streams: int =
     # `steps` iterations, each `seg` elements of every segment; segment `s` starts at
     # `peel + s * length`.
     steps = (count - align + 1) // seg // streams
+    if streams > 1:
+        steps = _skewed(steps, seg * bits // 8, streams)
     length = steps * seg
     end = em.addi(peel, streams * length)
 
@@ -393,19 +430,29 @@ class LinalgStreamElementwisePass(ModulePass):
 
     streams: int = 0
     """Segments of the flat row read side by side, each iteration taking `group / streams`
-    vectors (whole lines) from each, for outputs of at least `stream_bytes`: more lines
-    in flight than one stream gets. Each segment's output is another write-combining
-    stream for the non-temporal stores, of which a core has few (~10-12), so 0 picks
-    the largest of 4, 2 and 1 that keeps segments x arrays (read and written) within
-    `max_streams`: 4 for one or two inputs, 2 for three to five. A body with
-    `linalg.index` keeps one stream (its positions are one ramp)."""
+    vectors (whole lines) from each, for outputs of at least `stream_bytes` and loops of
+    at most `stream_work_per_byte`: more lines in flight than one stream gets. Each
+    segment's output is another write-combining stream for the non-temporal stores, of
+    which a core has few (~10-12), so 0 picks the largest of 4, 2 and 1 that keeps
+    segments x arrays (read and written) within `max_streams`: 4 for one input, 2 for
+    two or three, 1 from four. A body with `linalg.index` keeps one stream (its
+    positions are one ramp)."""
 
     stream_bytes: int = 0
     """The smallest output buffer (bytes) read as `streams` segments (0: the target's
     `streaming_store_bytes`, so every loop this pass takes at the default threshold)."""
 
-    max_streams: int = 12
-    """With `streams=0`: the most memory streams (segments x arrays) to open."""
+    max_streams: int = 8
+    """With `streams=0`: the most memory streams (segments x arrays) to open. Measured
+    (4M f32, one core): 4 segments of two inputs (12 streams) made tanh(a) exp(-b^2) + a
+    1-3% and sin(a) cos(b) 6-10% slower, 2 segments (6) made the first 2-3% faster."""
+
+    stream_work_per_byte: int = 6
+    """Segments only for loops of at most this `stream_work` per byte of `traffic`:
+    they gain where memory is the limit (4M f32, one core, CPU time: the element-wise
+    chain, 0.25 a byte, 6%; logistic, 3.4, 8%; GELU tanh, 4.0, 2%; tanh(a) exp(-b^2) + a,
+    4.3, 2-3%) and nothing or worse where arithmetic is (GELU exact, 8.3: nothing;
+    sin(a) cos(b), 33: 2-4% slower with 2 segments, 6-10% with 4)."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         target = get_target()
@@ -427,10 +474,12 @@ class LinalgStreamElementwisePass(ModulePass):
                 continue
             block = inner.body.block
             arrays = len(inner.operands) if block.args[len(inner.inputs)].uses else len(inner.inputs) + 1
-            streams = segments(arrays, self.streams, self.max_streams) if count * element // 8 >= stream_bytes else 1
+            streams = 1
+            if count * element // 8 >= stream_bytes and stream_work(inner) <= self.stream_work_per_byte * traffic(inner):
+                streams = segments(arrays, self.streams, self.max_streams)
             if any(isinstance(x, IndexOp) for x in block.ops):
                 streams = 1
             stream_elementwise(inner, lanes, self.group, streams)
 
 
-__all__ = ["LinalgStreamElementwisePass", "segments", "stream_elementwise", "streamable"]
+__all__ = ["LinalgStreamElementwisePass", "segments", "stream_elementwise", "stream_work", "streamable"]

@@ -144,9 +144,9 @@ def _odd(a: np.ndarray) -> np.ndarray:
 
 @pytest.mark.parametrize("kind", ["logistic", "tanh_mul", "chain"])
 def test_segments_are_taken(kind: str) -> None:
-    """S = 4 for one or two inputs, 2 for three (12 streams at most); forced S kept;
+    """S = 4 for one input, 2 for two or three (8 streams at most); forced S kept;
     a row too short for S segments gets fewer."""
-    auto = {"logistic": 4, "tanh_mul": 4, "chain": 2}[kind]
+    auto = {"logistic": 4, "tanh_mul": 2, "chain": 2}[kind]
     assert _notes(kind, 4099, "f32", None) == [f"{64 // auto}x32 non-temporal, {auto} streams"]
     assert _notes(kind, 4099, "f32", 3) == ["16x32 non-temporal, 3 streams"]
     assert _notes(kind, 4099, "f32", 1) == ["64x32 non-temporal"]
