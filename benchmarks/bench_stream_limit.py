@@ -10,7 +10,11 @@ has its input's shape (logistic, GELU tanh, ...) or is one scalar (sum, mean and
 - element-wise cases: `ours negate` (the project's `y = -x` of the same size),
   `np.negative`, and `stream, plain stores` / `stream, NT stores`: a hand-written LLVM
   loop of 512-bit loads, negations and stores (ordinary, or non-temporal), four
-  registers a turn, compiled by the project's JIT;
+  registers a turn, compiled by the project's JIT; `NT, 2 segments` / `NT, 4 segments`
+  the same four registers a turn taken from 2 or 4 contiguous parts side by side (as
+  `linalg-stream-elementwise` reads long rows, its `streams`): on this VM, right after
+  XLA's logistic 4M, 4 parts took 0.54 of its time, 2 parts 0.55, one stream 0.61
+  (session 13; see the README's Performance notes);
 - full reductions: `np.add.reduce`, and `read`: a hand-written loop of 512-bit loads
   into eight accumulators (a sum in an order of its own: only its time matters),
   beside variants of it (`READS`) that read the array as 2, 4 or 8 contiguous parts
@@ -51,12 +55,13 @@ from xla_tools import compile
 STREAM_IR = """
 define void @stream(ptr noalias %x, ptr noalias %y, i64 %n) {{
 entry:
+  %part = udiv i64 %n, {streams}
   br label %loop
 loop:
   %i = phi i64 [ 0, %entry ], [ %next, %loop ]
 {body}
-  %next = add i64 %i, 4
-  %more = icmp ult i64 %next, %n
+  %next = add i64 %i, {unroll}
+  %more = icmp ult i64 %next, %part
   br i1 %more, label %loop, label %out
 out:
   ret void
@@ -64,7 +69,7 @@ out:
 !0 = !{{i32 1}}
 """
 
-STEP = """  %j{u} = add i64 %i, {u}
+STEP = """  %j{u} = add i64 %c{s}, {k}
   %p{u} = getelementptr <16 x float>, ptr %x, i64 %j{u}
   %v{u} = load <16 x float>, ptr %p{u}, align 4
   %w{u} = fneg <16 x float> %v{u}
@@ -137,12 +142,18 @@ READS = {
 """The hand-written read loops: name -> (streams, vectors a turn per stream, prefetch KiB)."""
 
 
-def stream_loop(nontemporal: bool) -> Callable[[int, int, int], None]:
-    """`stream(x, y, vectors)`: y = -x over `vectors` (a multiple of 4) 16-float vectors;
-    `y` must be 64-byte aligned."""
+def stream_loop(nontemporal: bool, streams: int = 1) -> Callable[[int, int, int], None]:
+    """`stream(x, y, vectors)`: y = -x over `vectors` (a multiple of 4) 16-float vectors,
+    four a turn: from one stream, or `streams` (2 or 4) contiguous parts side by side,
+    `4 / streams` vectors of each a turn (as `linalg-stream-elementwise` reads its
+    segments); `y` must be 64-byte aligned."""
     tail = ", !nontemporal !0" if nontemporal else ""
-    body = "\n".join(STEP.format(u=u, nontemporal=tail) for u in range(4))
-    jit = compile_llvm_ir(STREAM_IR.format(body=body))
+    unroll = 4 // streams
+    lines = [f"  %b{s} = mul i64 %part, {s}\n  %c{s} = add i64 %b{s}, %i" for s in range(streams)]
+    lines += [
+        STEP.format(u=f"{s}_{k}", s=s, k=k, nontemporal=tail) for s in range(streams) for k in range(unroll)
+    ]
+    jit = compile_llvm_ir(STREAM_IR.format(body="\n".join(lines), streams=streams, unroll=unroll))
     fn = ctypes.CFUNCTYPE(None, ctypes.c_void_p, ctypes.c_void_p, ctypes.c_int64)(jit.get_function("stream"))
     fn.jit = jit  # type: ignore[attr-defined]  (keeps the code alive)
     return fn
@@ -181,12 +192,15 @@ def _references(x: np.ndarray, scalar: bool) -> tuple[dict[str, Callable[[], obj
         return runs, [flat]
     negate = negate_program(flat)
     plain, nontemporal = stream_loop(False), stream_loop(True)
+    two, four = stream_loop(True, 2), stream_loop(True, 4)
     out = aligned_like(flat)
     runs = {
         "ours negate": lambda: negate(flat, out=[out]),
         "np.negative": lambda: np.negative(flat, out=out),
         "stream, plain stores": lambda: plain(flat.ctypes.data, out.ctypes.data, vectors),
         "stream, NT stores": lambda: nontemporal(flat.ctypes.data, out.ctypes.data, vectors),
+        "NT, 2 segments": lambda: two(flat.ctypes.data, out.ctypes.data, vectors),
+        "NT, 4 segments": lambda: four(flat.ctypes.data, out.ctypes.data, vectors),
     }
     return runs, [flat, out]
 

@@ -15,13 +15,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
 import bench_stream_limit as bench
 
 
-@pytest.mark.parametrize("nontemporal", [False, True])
-def test_stream_loops_negate_their_input(nontemporal: bool) -> None:
+@pytest.mark.parametrize(("nontemporal", "streams"), [(False, 1), (True, 1), (True, 2), (True, 4)])
+def test_stream_loops_negate_their_input(nontemporal: bool, streams: int) -> None:
     x = np.random.default_rng(0).standard_normal(64 * 33).astype(np.float32)[1:][: 64 * 32]  # not line-aligned
     y = bench.aligned_like(x)
     assert y.ctypes.data % 64 == 0 and y.shape == x.shape and y.dtype == x.dtype
     y.fill(7)
-    bench.stream_loop(nontemporal)(x.ctypes.data, y.ctypes.data, x.size // 16)
+    bench.stream_loop(nontemporal, streams)(x.ctypes.data, y.ctypes.data, x.size // 16)
     np.testing.assert_array_equal(y, -x)
 
 
