@@ -20,9 +20,7 @@ from xdsl.pattern_rewriter import RewritePattern
 
 from lowering.to_llvm.common import (
     ConversionPass,
-    apply_patterns,
     convert_all_block_arguments,
-    reconcile_unrealized_casts,
     register_llvm_extensions,
 )
 from xla_dialect.diagnostics import LoweringError
@@ -60,13 +58,12 @@ class ConvertToLLVMPass(ConversionPass):
     def finalize(self, module: ModuleOp) -> None:
         convert_all_block_arguments(module)
 
+    def patterns_for(self, module: ModuleOp) -> list[RewritePattern]:
+        """The complex dialect's patterns only for a module holding complex ops."""
+        return all_patterns(complex_ops=any(o.name.startswith("complex.") for o in module.walk()))
+
     def apply(self, ctx: Context, op: ModuleOp) -> None:
-        # ConversionPass.apply, with the complex patterns only for a module holding complex ops
-        register_llvm_extensions(ctx)
-        complex_ops = any(o.name.startswith("complex.") for o in op.walk())
-        apply_patterns(op, all_patterns(complex_ops=complex_ops), reconcile=False)
-        self.finalize(op)
-        reconcile_unrealized_casts(op)
+        super().apply(ctx, op)
         _check_fully_lowered(op)
 
 

@@ -756,12 +756,17 @@ class ConversionPass(ModulePass):
     def patterns(self) -> Sequence[RewritePattern]:  # pragma: no cover - abstract
         raise NotImplementedError
 
+    def patterns_for(self, module: ModuleOp) -> Sequence[RewritePattern]:
+        """The patterns to apply to `module` (`patterns()`; a pass may leave out those
+        nothing in the module needs)."""
+        return self.patterns()
+
     def finalize(self, module: ModuleOp) -> None:
         """Runs after the patterns, before the casts are reconciled."""
 
     def apply(self, ctx: Context, op: ModuleOp) -> None:
         register_llvm_extensions(ctx)
-        apply_patterns(op, self.patterns(), reconcile=False)
+        apply_patterns(op, self.patterns_for(op), reconcile=False)
         self.finalize(op)
         reconcile_unrealized_casts(op)
 
