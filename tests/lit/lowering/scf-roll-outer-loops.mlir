@@ -1,5 +1,6 @@
 // RUN: xla-opt %s --split-input-file -p scf-roll-outer-loops | FileCheck %s
 // RUN: xla-opt %s --split-input-file -p 'scf-roll-outer-loops{max_unrolled=8}' | FileCheck %s --check-prefix=EIGHT
+// RUN: xla-opt %s --split-input-file -p 'scf-roll-outer-loops{min_moved=1000}' | FileCheck %s --check-prefix=MOVED
 // RUN: xla-opt %s --split-input-file -p scf-roll-outer-loops,lower-scf-to-cf,convert-cf-to-llvm | FileCheck %s --check-prefix=BRANCH
 
 // A static loop of more than 4 iterations around a loop that computes stays a loop
@@ -57,6 +58,55 @@ func.func @pack(%a: memref<16x8xi8>, %b: memref<16x8xi16>) {
       %in = arith.cmpi ult, %i, %c12 : index
       %v = arith.select %in, %w, %zero : i16
       memref.store %v, %b[%i, %j] : memref<16x8xi16>
+    }
+  }
+  func.return
+}
+
+// -----
+
+// A pack that LLVM would make straight code of stays a loop where it is long: the nest
+// under the 6-row loop moves 6 x 16 x 6 = 576 elements (more than min_moved=256) and the
+// 16-deep loop under it 96, so only the rows loop is kept rolled; the innermost loop is
+// LLVM's to unroll into vector moves. A loop of more than 64 iterations (a big pack's
+// rows, which LLVM unrolls by parts) is not marked; with min_moved=1000 neither is.
+// CHECK-LABEL: func.func @small_pack
+// CHECK:         scf.for
+// CHECK:           scf.for
+// CHECK:             scf.for
+// CHECK:               memref.store
+// CHECK-NEXT:        }
+// CHECK-NEXT:      }
+// CHECK-NEXT:    } {llvm.loop_annotation = {no_unroll = true}}
+// CHECK-NEXT:    scf.for
+// CHECK:           scf.for
+// CHECK:             memref.store
+// CHECK-NEXT:      }
+// CHECK-NEXT:    }
+// CHECK-NEXT:    func.return
+// MOVED-LABEL: func.func @small_pack
+// MOVED-NOT:     llvm.loop_annotation
+// MOVED:         func.return
+func.func @small_pack(%a: memref<96x16xf32>, %b: memref<6x16x6xf32>, %c: memref<512x6xf32>, %d: memref<512x6xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c6 = arith.constant 6 : index
+  %c16 = arith.constant 16 : index
+  %c512 = arith.constant 512 : index
+  scf.for %i = %c0 to %c6 step %c1 {
+    scf.for %k = %c0 to %c16 step %c1 {
+      scf.for %j = %c0 to %c6 step %c1 {
+        %row = arith.muli %i, %c6 : index
+        %r = arith.addi %row, %j : index
+        %x = memref.load %a[%r, %k] : memref<96x16xf32>
+        memref.store %x, %b[%i, %k, %j] : memref<6x16x6xf32>
+      }
+    }
+  }
+  scf.for %k = %c0 to %c512 step %c1 {
+    scf.for %j = %c0 to %c6 step %c1 {
+      %x = memref.load %c[%k, %j] : memref<512x6xf32>
+      memref.store %x, %d[%k, %j] : memref<512x6xf32>
     }
   }
   func.return
