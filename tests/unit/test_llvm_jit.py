@@ -706,3 +706,16 @@ func.func @f(%n: index, %m: memref<4xindex>) {
     )
     with pytest.raises(LoweringError, match="scf.for"):
         lower_and_compile(module, ["convert-to-llvm"])
+
+
+def test_codegen_options_cover_this_llvm() -> None:
+    """`runtime.jit.CODEGEN_OPTIONS` are set only for the LLVM majors known to have
+    them (LLVM ends the process on an unknown option): the LLVM of the installed
+    llvmlite must be one, or the options silently stop applying. A new LLVM fails
+    here until its options are checked and the range widened."""
+    import llvmlite.binding as llvm_binding
+
+    from runtime.jit import CODEGEN_OPTIONS_LLVM
+
+    low, high = CODEGEN_OPTIONS_LLVM
+    assert low <= llvm_binding.llvm_version_info[0] <= high, llvm_binding.llvm_version_info
