@@ -5,7 +5,8 @@ that can match its type.
 `@op_type_rewrite_pattern` returns at once unless the op has its annotated type, but
 with some forty conversion patterns those calls were most of `convert-to-llvm`'s time.
 Here the patterns that can match an op type are found once per type (from the type
-`op_type_rewrite_pattern` checks; a pattern without one may match anything) and tried
+`op_type_rewrite_pattern` checks, or the tuple `op_types` a table-driven pattern
+declares; a pattern with neither may match anything) and tried
 in their original order: the same rewrites, in the same order, as the greedy applier
 (dead-code removal and folding included).
 
@@ -33,7 +34,12 @@ from xdsl.pattern_rewriter import (
 
 
 def matched_types(pattern: RewritePattern) -> tuple[type, ...] | None:
-    """The op types `pattern` can rewrite, or None when it may rewrite any op."""
+    """The op types `pattern` can rewrite, or None when it may rewrite any op: those
+    `@op_type_rewrite_pattern` checks, else the pattern's `op_types` (a tuple of op
+    classes, for a pattern that handles several types through a table)."""
+    declared = getattr(pattern, "op_types", None)
+    if isinstance(declared, tuple) and declared and all(isinstance(t, type) and issubclass(t, Operation) for t in declared):
+        return declared
     method = type(pattern).match_and_rewrite
     try:
         expected = inspect.getclosurevars(method).nonlocals.get("expected_type")

@@ -442,6 +442,7 @@ class ConvertArithOp(RewritePattern):
 
     def __init__(self, handlers: dict[type[Operation], Handler] | None = None):
         self.handlers = HANDLERS if handlers is None else handlers
+        self.op_types = tuple(self.handlers)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         handler = self.handlers.get(type(op))

@@ -109,10 +109,15 @@ INDEX_BITWIDTH = 64
 # ---------------------------------------------------------------------------
 
 
+_INDEX_STORAGE = IntegerType(INDEX_BITWIDTH)
+"""`index` in LLVM (attributes are immutable: one instance serves every conversion;
+constructing and verifying one per value was a sixth of `convert-to-llvm`)."""
+
+
 def convert_type(t: Attribute) -> Attribute:
     """The llvm-dialect type of a value of type `t` (unchanged when legal)."""
     if isinstance(t, IndexType):
-        return IntegerType(INDEX_BITWIDTH)
+        return _INDEX_STORAGE
     if isinstance(t, BFloat16Type):
         return BF16_STORAGE_TYPE
     if is_narrow_float(t):

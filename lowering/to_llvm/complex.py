@@ -45,6 +45,8 @@ def _struct(re: SSAValue, im: SSAValue, t: ComplexType, ops: list[Operation]) ->
 
 
 class ComplexToLLVM(RewritePattern):
+    op_types = (complex.CreateOp, complex.ReOp, complex.ImOp, complex.ConstantOp)
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         ops: list[Operation] = []
         if isinstance(op, complex.CreateOp):

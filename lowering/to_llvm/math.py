@@ -96,6 +96,8 @@ def _check_type(op: Operation, t: Attribute) -> None:
 
 
 class MathIntrinsicLowering(RewritePattern):
+    op_types = (*FLOAT_INTRINSICS, *INT_INTRINSICS, math.FPowIOp, math.RsqrtOp)
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         t = op.results[0].type if op.results else None
         if t is None:
@@ -148,6 +150,8 @@ MAX_UNROLLED_LANES = 64
 
 
 class MathLibmLowering(RewritePattern):
+    op_types = tuple(LIBM_FUNCTIONS)
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         base = LIBM_FUNCTIONS.get(type(op))
         if base is None:

@@ -202,7 +202,7 @@ class StoreLowering(RewritePattern):
 class SamePointerLowering(RewritePattern):
     """Ops whose result views the same element [0, ..., 0] as their source."""
 
-    OPS = (
+    op_types = (
         memref.CastOp,
         memref.MemorySpaceCastOp,
         memref.CollapseShapeOp,
@@ -211,7 +211,7 @@ class SamePointerLowering(RewritePattern):
     )
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        if not isinstance(op, self.OPS):
+        if not isinstance(op, self.op_types):
             return
         check_static_memref(op.results[0].type, op)
         source = op.operands[0]

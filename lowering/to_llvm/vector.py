@@ -167,6 +167,8 @@ DOT_I16_INTRINSIC = "llvm.x86.avx512.vpdpwssd.512"
 class PairDotLowering(RewritePattern):
     """The pairwise dot products of `x86vector` → their AVX-512 intrinsic calls."""
 
+    op_types = (DotBF16Op, DotI16Op)
+
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if isinstance(op, DotBF16Op):
             name = DOT_BF16_INTRINSIC

@@ -128,6 +128,26 @@ def test_convert_to_llvm_one_round_prints_what_xdsls_walker_prints(name: str) ->
     assert str(module) == str(theirs)
 
 
+@pytest.mark.parametrize("name", ["gpt_forward", "mlp_grad", "linalg_f32"])
+def test_type_dispatch_converts_what_the_greedy_applier_converts(name: str) -> None:
+    """`TypeDispatchingApplier` tries on each op only the patterns its type can match
+    (from `@op_type_rewrite_pattern` or a table pattern's `op_types`): the module it
+    converts is the one xDSL's applier, trying every pattern on every op, converts."""
+    from xdsl.pattern_rewriter import GreedyRewritePatternApplier
+
+    from lowering.pattern_dispatch import TypeDispatchingApplier, matched_types
+    from lowering.to_llvm import all_patterns
+
+    patterns = all_patterns()
+    assert sum(matched_types(p) is None for p in patterns) <= 1  # only the successors' block arguments
+    module, _ = _lowered_to(name, "convert-to-llvm")
+    theirs = module.clone()
+    PatternRewriteWalker(TypeDispatchingApplier(list(patterns)), apply_recursively=True).rewrite_module(module)
+    PatternRewriteWalker(GreedyRewritePatternApplier(list(patterns)), apply_recursively=True).rewrite_module(theirs)
+    assert "arith." not in str(module) and "memref." not in str(module)
+    assert str(module) == str(theirs)
+
+
 @pytest.mark.parametrize("name", ["gpt_forward", "mlp", "mlp_grad", "linalg_f32", "rng"])
 def test_convert_to_llvm_glue_sweep_prints_what_the_patterns_print(name: str, monkeypatch: pytest.MonkeyPatch) -> None:
     """`convert-to-llvm` lowering the entry's allocations, frees and calls in one sweep
