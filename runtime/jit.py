@@ -23,7 +23,7 @@ import ctypes.util
 import threading
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import llvmlite.binding as llvm_binding
 import llvmlite.binding.ffi as llvm_ffi
@@ -45,6 +45,9 @@ from runtime import guard, host_io, threads
 from runtime.llvm_backend import convert_module
 from runtime.parallel_codegen import compile_workers, plan_parts
 from runtime.timing import TimingReport
+
+if TYPE_CHECKING:
+    from lowering.codegen.target import Target
 
 
 class JitError(Exception):
@@ -97,6 +100,22 @@ def _initialize() -> None:
         _INITIALIZED = True
 
 
+def _check_runs_here(target: Target) -> None:
+    """Refuse a target whose code this CPU cannot run: it would die of an illegal
+    instruction (SIGILL) at the first vector op, taking the process with it. The
+    target's IR can still be read (`xla-opt -p lower-to-llvm` with the target set)."""
+    from lowering.codegen.target import required_features
+
+    host = llvm_binding.get_host_cpu_features()
+    missing = sorted(f for f in required_features(target) if not host.get(f, False))
+    if missing:
+        raise JitError(
+            f"target '{target.name}' ({target.cpu}) needs {', '.join(missing)}, which this CPU "
+            f"({llvm_binding.get_host_cpu_name()}) lacks: its code cannot run here (choose a target "
+            "this CPU has, e.g. XLA_DIALECT_TARGET=host; xla-opt still prints the target's IR)"
+        )
+
+
 def create_target_machine(opt: int = 3, target_name: str | None = None) -> llvm_binding.TargetMachine:
     """A target machine for the code generator's target (`lowering.codegen.target`:
     the host CPU unless `$XLA_DIALECT_TARGET` names another); a fresh one each
@@ -105,6 +124,7 @@ def create_target_machine(opt: int = 3, target_name: str | None = None) -> llvm_
 
     _initialize()
     cpu = get_target(target_name)
+    _check_runs_here(cpu)
     target = llvm_binding.Target.from_default_triple()
     return target.create_target_machine(
         cpu=cpu.cpu,

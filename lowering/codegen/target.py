@@ -214,6 +214,39 @@ def _host() -> Target:
     )
 
 
+_SKYLAKE_AVX512 = frozenset({"avx", "avx2", "fma", "avx512f", "avx512cd", "avx512bw", "avx512dq", "avx512vl"})
+CPU_FEATURES: dict[str, frozenset[str]] = {
+    "x86-64": frozenset(),
+    "haswell": frozenset({"avx", "avx2", "fma", "bmi", "bmi2", "f16c", "lzcnt", "movbe"}),
+    "skylake-avx512": _SKYLAKE_AVX512,
+    "cascadelake": _SKYLAKE_AVX512 | {"avx512vnni"},
+    "cooperlake": _SKYLAKE_AVX512 | {"avx512vnni", "avx512bf16"},
+    "znver4": _SKYLAKE_AVX512
+    | {"avx512vnni", "avx512bf16", "avx512vbmi", "avx512vbmi2", "avx512ifma", "avx512bitalg", "avx512vpopcntdq"},
+}
+"""The instruction-set extensions LLVM may use for each named target's CPU (those a
+CPU without them would fault on: `Target.required_features`)."""
+
+
+def required_features(target: Target) -> frozenset[str]:
+    """The extensions a CPU needs to run code compiled for `target`: its CPU's
+    (`CPU_FEATURES`; the host's own CPU needs nothing more than itself), the `+`
+    features it names, and what its vector width and dot products imply."""
+    needed = set(CPU_FEATURES.get(target.cpu, frozenset())) if target.name != "host" else set()
+    needed |= {f[1:] for f in target.features.split(",") if f.startswith("+")}
+    if target.vector_bits >= 512:
+        needed.add("avx512f")
+    elif target.vector_bits >= 256:
+        needed.add("avx")
+    if target.has_fma:
+        needed.add("fma")
+    if target.has_avx512_vnni:
+        needed.add("avx512vnni")
+    if target.has_avx512_bf16:
+        needed.add("avx512bf16")
+    return frozenset(needed)
+
+
 NAMED_TARGETS: dict[str, Target] = {
     "avx512": Target(
         "avx512", "skylake-avx512", "", 512, 32, True, False, 32 * 1024, 1024 * 1024, loop_vector_bits=512,
@@ -257,4 +290,4 @@ def get_target(name: str | None = None) -> Target:
     return _named(name or os.environ.get(TARGET_ENV) or "host")
 
 
-__all__ = ["NAMED_TARGETS", "TARGET_ENV", "Target", "get_target"]
+__all__ = ["CPU_FEATURES", "NAMED_TARGETS", "TARGET_ENV", "Target", "get_target", "required_features"]

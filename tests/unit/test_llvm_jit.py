@@ -719,3 +719,18 @@ def test_codegen_options_cover_this_llvm() -> None:
 
     low, high = CODEGEN_OPTIONS_LLVM
     assert low <= llvm_binding.llvm_version_info[0] <= high, llvm_binding.llvm_version_info
+
+
+def test_a_target_this_cpu_lacks_is_refused(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Code for a CPU with extensions this one lacks would die of an illegal
+    instruction at its first vector op: the JIT refuses the target instead, naming
+    what is missing (here a CPU without AVX-512, whatever this one is)."""
+    import llvmlite.binding as llvm_binding
+
+    from runtime import jit
+
+    host = dict(llvm_binding.get_host_cpu_features())
+    monkeypatch.setattr(jit.llvm_binding, "get_host_cpu_features", lambda: {k: v for k, v in host.items() if not k.startswith("avx512")})
+    with pytest.raises(JitError, match=r"target 'avx512' \(skylake-avx512\) needs avx512bw, avx512cd, avx512dq, avx512f, avx512vl, which this CPU"):
+        jit.create_target_machine(3, "avx512")
+    jit.create_target_machine(3, "avx2" if host.get("avx2") else "sse")  # one it has

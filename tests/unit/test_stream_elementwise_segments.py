@@ -78,11 +78,11 @@ DTYPES = {"f32": np.dtype(np.float32), "f64": np.dtype(np.float64), "i16": np.dt
 
 
 @contextmanager
-def _streaming(streams: int | None) -> Iterator[None]:
+def _streaming(streams: int | None, target: str | None = None) -> Iterator[None]:
     """The pass takes buffers of 64 bytes and more, with `streams` segments (None: its
-    own choice)."""
+    own choice), for `target` (None: the pass's own, the host unless set)."""
     original_target, original_segments = stream_elementwise.get_target, stream_elementwise.segments
-    stream_elementwise.get_target = lambda name=None: dataclasses.replace(original_target(name), streaming_store_bytes=64)
+    stream_elementwise.get_target = lambda name=None: dataclasses.replace(original_target(target or name), streaming_store_bytes=64)
     if streams is not None:
         stream_elementwise.segments = lambda arrays, s, m: streams
     try:
@@ -107,10 +107,11 @@ def _compiled(kind: str, n: int, t: str, streams: int | None, threads: int = 1):
 
 
 def _notes(kind: str, n: int, t: str, streams: int | None) -> list[str]:
-    """The `streamed` notes of the program after `linalg-stream-elementwise`."""
+    """The `streamed` notes of the program after `linalg-stream-elementwise`, for the
+    `avx512` target (16 f32 lanes) whatever this CPU is."""
     module = parse_module(_program(kind, n, t, "notes"))
     passes = [p for p in LOWER_TO_LLVM[: LOWER_TO_LLVM.index("linalg-stream-elementwise") + 1] if p != "outline-linalg-kernels"]
-    with _streaming(streams):
+    with _streaming(streams, "avx512"):
         run_passes(module, passes)
     return [o.attributes["streamed"].data for o in module.walk() if "streamed" in o.attributes]  # pyright: ignore[reportAttributeAccessIssue]
 

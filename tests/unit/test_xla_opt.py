@@ -170,7 +170,7 @@ def test_llvm_ir_is_the_same_under_every_hash_seed(tmp_path: Path) -> None:
             check=False,
             capture_output=True,
             text=True,
-            env={**os.environ, "PYTHONHASHSEED": seed},
+            env={**os.environ, "PYTHONHASHSEED": seed, "XLA_DIALECT_TARGET": "avx512"},  # its tanh divides
         )
         assert result.returncode == 0, result.stderr
         texts.add(result.stdout)
