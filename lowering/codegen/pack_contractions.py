@@ -146,7 +146,8 @@ def choose_tiles(c: Contraction, target_name: str | None) -> Tiles | None:
         nr = vectors * lanes
     if mt < mr:
         return None
-    pairs = _pair_type(c, target.has_avx512_bf16 and lanes == 16, target.has_avx512_vnni and lanes == 16)
+    i16_pairs = (target.has_avx512_vnni and lanes == 16) or (target.has_avx2 and lanes == 8)
+    pairs = _pair_type(c, target.has_avx512_bf16 and lanes == 16, i16_pairs)
     return Tiles(mr, nr, pairs, target.near_rows_in_place)
 
 

@@ -66,6 +66,9 @@ class Target:
     l3: int = DEFAULT_L3
     has_avx512_vnni: bool = False
     """AVX512-VNNI: `vpdpwssd` sums pairs of i16 products into i32 lanes."""
+    has_avx2: bool = False
+    """AVX2's 256-bit integer vectors: `vpmaddwd` sums pairs of i16 products into i32
+    lanes, which the i8 and i16 contractions use when there is no VNNI."""
     near_rows_in_place: bool = False
     """Whether a right operand whose k rows are at most `NEAR_ROW_BYTES` apart is read
     in place rather than packed when few row panels reuse it. AMD's Zen 4 streams such
@@ -206,6 +209,7 @@ def _host() -> Target:
         l2=l2,
         l3=l3,
         has_avx512_vnni="avx512vnni" in has,
+        has_avx2="avx2" in has,
         near_rows_in_place=cpu.startswith("znver"),
         loop_vector_bits=bits if bits >= 512 else 0,
         reciprocal_division=bits >= 512 and not cpu.startswith("znver"),
@@ -244,6 +248,8 @@ def required_features(target: Target) -> frozenset[str]:
         needed.add("avx512vnni")
     if target.has_avx512_bf16:
         needed.add("avx512bf16")
+    if target.has_avx2:
+        needed.add("avx2")
     return frozenset(needed)
 
 
@@ -268,7 +274,7 @@ NAMED_TARGETS: dict[str, Target] = {
         "znver4", "znver4", "", 512, 32, True, True, 32 * 1024, 1024 * 1024, has_avx512_vnni=True,
         near_rows_in_place=True, loop_vector_bits=512,
     ),
-    "avx2": Target("avx2", "haswell", "", 256, 16, True, False, 32 * 1024, 256 * 1024),
+    "avx2": Target("avx2", "haswell", "", 256, 16, True, False, 32 * 1024, 256 * 1024, has_avx2=True),
     "sse": Target("sse", "x86-64", "", 128, 16, False, False, 32 * 1024, 256 * 1024),
 }
 

@@ -79,7 +79,7 @@ from lowering.codegen.pack_fusion import (
     part_bytes,
 )
 from lowering.codegen.target import NEAR_ROW_BYTES, Target, get_target
-from lowering.codegen.x86vector import DotBF16Op, DotI16Op
+from lowering.codegen.x86vector import DotBF16Op, DotI16Op, MulAddI16Op
 
 
 @dataclass(frozen=True)
@@ -247,7 +247,11 @@ def _micro_kernel(
             words = body.value(vector.BroadcastOp(word, VectorType(IntegerType(32), [lanes])))
             broadcast = body.value(vector.BitcastOp(words, pair_row))
             for v in range(nv):
-                out[r * nv + v] = body.value(dot(out[r * nv + v], broadcast, row[v]))
+                if integer and lanes == 8:  # AVX2: `vpmaddwd`, then the sum
+                    products = body.value(MulAddI16Op(broadcast, row[v]))
+                    out[r * nv + v] = body.value(arith.AddiOp(out[r * nv + v], products))
+                else:
+                    out[r * nv + v] = body.value(dot(out[r * nv + v], broadcast, row[v]))
         return out
 
     if pc.pairs is not None:

@@ -11,6 +11,10 @@ as MLIR's X86Vector dialect has them.
   + a[2i+1] * b[2i+1]`, the i16 operands signed, the products exact and the sums
   wrapping modulo 2^32 (as `arith.addi` wraps). Lowered to
   `llvm.x86.avx512.vpdpwssd.512`.
+* `x86vector.avx2.pmaddwd %a, %b : vector<16xi16> -> vector<8xi32>`: AVX2's `vpmaddwd`:
+  each i32 lane i is `a[2i] * b[2i] + a[2i+1] * b[2i+1]`, signed, wrapping (only
+  -32768 * -32768 twice wraps). With an `arith.addi` it does what `vpdpwssd` does, on
+  CPUs without AVX512-VNNI. Lowered to `llvm.x86.avx2.pmadd.wd`.
 """
 
 from __future__ import annotations
@@ -79,6 +83,34 @@ class DotI16Op(_PairDot):
     PAIRS: ClassVar[Attribute] = IntegerType(16)
 
 
-X86Vector = Dialect("x86vector", [DotBF16Op, DotI16Op])
+@irdl_op_definition
+class MulAddI16Op(IRDLOperation):
+    """`vpmaddwd`: signed i16 pairs summed into i32 lanes, no accumulator (see the
+    module docstring)."""
 
-__all__ = ["DotBF16Op", "DotI16Op", "X86Vector"]
+    name = "x86vector.avx2.pmaddwd"
+
+    _IN: ClassVar = VarConstraint("IN", base(VectorType))
+
+    a = operand_def(_IN)
+    b = operand_def(_IN)
+    dst = result_def(VectorType)
+
+    traits = traits_def(Pure())
+
+    assembly_format = "$a `,` $b attr-dict `:` type($a) `->` type($dst)"
+
+    def __init__(self, a: SSAValue | Operation, b: SSAValue | Operation):
+        super().__init__(operands=[a, b], result_types=[VectorType(IntegerType(32), [8])])
+
+    def verify_(self) -> None:
+        pairs = VectorType(IntegerType(16), [16])
+        if self.a.type != pairs or self.b.type != pairs:
+            raise VerifyException(f"'{self.name}' multiplies {pairs} operands")
+        if self.dst.type != VectorType(IntegerType(32), [8]):
+            raise VerifyException(f"'{self.name}' gives vector<8xi32>, not {self.dst.type}")
+
+
+X86Vector = Dialect("x86vector", [DotBF16Op, DotI16Op, MulAddI16Op])
+
+__all__ = ["DotBF16Op", "DotI16Op", "MulAddI16Op", "X86Vector"]

@@ -11,6 +11,7 @@
   broadcast of a vector to its own type is the value itself.
 * `vector.fma` → `llvm.fma.vNfT`; `vector.bitcast` → `llvm.bitcast`; a broadcast
   of a one-element vector is the same shuffle.
+* `x86vector.avx2.pmaddwd` → `llvm.x86.avx2.pmadd.wd`;
 * `x86vector.avx512.dot` → `llvm.x86.avx512bf16.dpbf16ps.512`, `x86vector.avx512.dot.i16`
   → `llvm.x86.avx512.vpdpwssd.512`.
 * `vector.reduction <add|mul|maximumf|minimumf|maxnumf|minnumf>` (and the integer
@@ -28,7 +29,7 @@ from xdsl.dialects.builtin import DenseArrayBase, IntegerType, MemRefType, Vecto
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
-from lowering.codegen.x86vector import DotBF16Op, DotI16Op
+from lowering.codegen.x86vector import DotBF16Op, DotI16Op, MulAddI16Op
 from lowering.to_llvm.arith import intrinsic_call, llvm_fastmath
 from lowering.to_llvm.common import (
     ConversionPass,
@@ -163,17 +164,21 @@ in LLVM here), which the llvmlite backend bitcasts at the call."""
 
 DOT_I16_INTRINSIC = "llvm.x86.avx512.vpdpwssd.512"
 
+MUL_ADD_I16_INTRINSIC = "llvm.x86.avx2.pmadd.wd"
+
 
 class PairDotLowering(RewritePattern):
-    """The pairwise dot products of `x86vector` → their AVX-512 intrinsic calls."""
+    """The pairwise dot products of `x86vector` → their intrinsic calls."""
 
-    op_types = (DotBF16Op, DotI16Op)
+    op_types = (DotBF16Op, DotI16Op, MulAddI16Op)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
         if isinstance(op, DotBF16Op):
             name = DOT_BF16_INTRINSIC
         elif isinstance(op, DotI16Op):
             name = DOT_I16_INTRINSIC
+        elif isinstance(op, MulAddI16Op):
+            name = MUL_ADD_I16_INTRINSIC
         else:
             return
         args = llvm_operands(list(op.operands), rewriter, op)

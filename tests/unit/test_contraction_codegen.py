@@ -223,17 +223,20 @@ VECTOR_MULI = re.compile(r"arith\.muli .* : vector<")
 def test_pipeline_packs_the_cases_meant_for_it() -> None:
     from lowering.codegen.target import get_target
 
-    vnni = get_target().has_avx512_vnni
+    target = get_target()
+    vnni = target.has_avx512_vnni
+    pmaddwd = target.has_avx2 and not vnni and target.vector_bits == 256
     lowered = _lowered_functions(MODULE)
     for case in CASES:
         body = lowered[case.name]
-        vectorized = "vector.fma" in body or "x86vector.avx512.dot" in body or bool(VECTOR_MULI.search(body))
+        vectorized = "vector.fma" in body or "x86vector." in body or bool(VECTOR_MULI.search(body))
         if case.packed:
             assert vectorized, f"{case.name}: expected the vectorized micro-kernel"
         else:
             assert not vectorized, f"{case.name}: expected the simple path"
         if case.packed and case.lhs_type in ("i8", "ui8", "i16") and case.name != "i8_two_k_dims":  # odd j
             assert ("x86vector.avx512.dot.i16" in body) == vnni, f"{case.name}: vpdpwssd iff AVX512-VNNI"
+            assert ("x86vector.avx2.pmaddwd" in body) == pmaddwd, f"{case.name}: vpmaddwd on AVX2 without VNNI"
 
 
 @pytest.mark.parametrize("target", ["avx2", "sse"])
@@ -246,7 +249,9 @@ def test_other_targets(target: str, monkeypatch: pytest.MonkeyPatch) -> None:
     lanes = {"avx2": 8, "sse": 4}[target]
     assert f"vector<{lanes}xf32>" in lowered["mm_primes"]
     assert "vector<16xf32>" not in lowered["mm_primes"]
-    assert f": vector<{lanes}xi32>" in lowered["i8_primes"] and "x86vector" not in lowered["i8_primes"]
+    assert f"vector<{lanes}xi32>" in lowered["i8_primes"]
+    # AVX2 sums i16 pairs with vpmaddwd; SSE multiplies i32 lanes
+    assert ("x86vector.avx2.pmaddwd" in lowered["i8_primes"]) == (target == "avx2"), target
     if not _runs_here(target):
         pytest.skip(f"the values need a CPU with {target}'s extensions (the IR was checked)")
     monkeypatch.setenv("XLA_DIALECT_TARGET", target)

@@ -114,3 +114,12 @@ func.func @i16_pairs(%acc: vector<16xi32>, %a: vector<32xi16>, %row: vector<32xi
   %r = x86vector.avx512.dot.i16 %acc, %a, %row : vector<32xi16> -> vector<16xi32>
   func.return %r : vector<16xi32>
 }
+
+// AVX2's vpmaddwd: i16 pairs summed into i32 lanes, no accumulator (the i8 x i8 -> i32
+// contractions without VNNI add it to theirs).
+// CHECK-LABEL: func.func @i16_pairs_avx2
+func.func @i16_pairs_avx2(%a: vector<16xi16>, %row: vector<16xi16>) -> vector<8xi32> {
+  // CHECK: llvm.call_intrinsic "llvm.x86.avx2.pmadd.wd"(%{{.*}}, %{{.*}}) : (vector<16xi16>, vector<16xi16>) -> vector<8xi32>
+  %r = x86vector.avx2.pmaddwd %a, %row : vector<16xi16> -> vector<8xi32>
+  func.return %r : vector<8xi32>
+}
