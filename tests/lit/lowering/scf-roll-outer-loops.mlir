@@ -1,6 +1,7 @@
 // RUN: xla-opt %s --split-input-file -p scf-roll-outer-loops | FileCheck %s
 // RUN: xla-opt %s --split-input-file -p 'scf-roll-outer-loops{max_unrolled=8}' | FileCheck %s --check-prefix=EIGHT
 // RUN: xla-opt %s --split-input-file -p 'scf-roll-outer-loops{min_moved=1000}' | FileCheck %s --check-prefix=MOVED
+// RUN: xla-opt %s --split-input-file -p 'scf-roll-outer-loops{max_reduction=16}' | FileCheck %s --check-prefix=REDUCTION
 // RUN: xla-opt %s --split-input-file -p scf-roll-outer-loops,lower-scf-to-cf,convert-cf-to-llvm | FileCheck %s --check-prefix=BRANCH
 
 // A static loop of more than 4 iterations around a loop that computes stays a loop
@@ -107,6 +108,47 @@ func.func @small_pack(%a: memref<96x16xf32>, %b: memref<6x16x6xf32>, %c: memref<
     scf.for %j = %c0 to %c6 step %c1 {
       %x = memref.load %c[%k, %j] : memref<512x6xf32>
       memref.store %x, %d[%k, %j] : memref<512x6xf32>
+    }
+  }
+  func.return
+}
+
+// -----
+
+// A reduction of 16 to 64 iterations (rows of 32) is not unrolled either, so that LLVM
+// vectorizes it along its row instead of unrolling it and vectorizing the rows with
+// gathers; a longer one (128) keeps LLVM's interleaving, and with max_reduction=16
+// neither is marked.
+// CHECK-LABEL: func.func @small_rows_sum
+// CHECK:           } {llvm.loop_annotation = {vectorized_no_unroll = true, no_unroll = true}}
+// CHECK-NEXT:    } {llvm.loop_annotation = {no_unroll = true}}
+// CHECK:           } {llvm.loop_annotation = {vectorized_no_unroll = true}}
+// CHECK-NEXT:    } {llvm.loop_annotation = {no_unroll = true}}
+// REDUCTION-LABEL: func.func @small_rows_sum
+// REDUCTION-NOT:   vectorized_no_unroll = true, no_unroll
+// REDUCTION:       } {llvm.loop_annotation = {vectorized_no_unroll = true}}
+// REDUCTION-NEXT:  } {llvm.loop_annotation = {no_unroll = true}}
+// REDUCTION:       } {llvm.loop_annotation = {vectorized_no_unroll = true}}
+func.func @small_rows_sum(%a: memref<8x32xf32>, %s: memref<8xf32>, %b: memref<8x128xf32>, %t: memref<8xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  %c128 = arith.constant 128 : index
+  scf.for %i = %c0 to %c8 step %c1 {
+    scf.for %j = %c0 to %c32 step %c1 {
+      %x = memref.load %a[%i, %j] : memref<8x32xf32>
+      %acc = memref.load %s[%i] : memref<8xf32>
+      %y = arith.addf %acc, %x fastmath<reassoc> : f32
+      memref.store %y, %s[%i] : memref<8xf32>
+    }
+  }
+  scf.for %i = %c0 to %c8 step %c1 {
+    scf.for %j = %c0 to %c128 step %c1 {
+      %x = memref.load %b[%i, %j] : memref<8x128xf32>
+      %acc = memref.load %t[%i] : memref<8xf32>
+      %y = arith.addf %acc, %x fastmath<reassoc> : f32
+      memref.store %y, %t[%i] : memref<8xf32>
     }
   }
   func.return
