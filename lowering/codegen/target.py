@@ -229,7 +229,7 @@ CPU_FEATURES: dict[str, frozenset[str]] = {
     | {"avx512vnni", "avx512bf16", "avx512vbmi", "avx512vbmi2", "avx512ifma", "avx512bitalg", "avx512vpopcntdq"},
 }
 """The instruction-set extensions LLVM may use for each named target's CPU (those a
-CPU without them would fault on: `Target.required_features`)."""
+CPU without them would fault on: `required_features`)."""
 
 
 def required_features(target: Target) -> frozenset[str]:
