@@ -63,6 +63,7 @@ from lowering.loop_annotation import LOOP_ANNOTATION, set_no_unroll, set_vectori
 MAX_UNROLLED = 4
 """Loops of at most this many iterations are left to LLVM (`max_unrolled`)."""
 
+
 def _reduces(loop: scf.ForOp) -> bool:
     """Whether `loop` accumulates: it carries values, or stores to an element whose
     indices do not involve its induction variable (a reduction through memory)."""
