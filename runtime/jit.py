@@ -100,14 +100,19 @@ def _initialize() -> None:
         _INITIALIZED = True
 
 
+def missing_features(target: Target) -> list[str]:
+    """The extensions code compiled for `target` uses that this CPU lacks (sorted)."""
+    from lowering.codegen.target import required_features
+
+    host = llvm_binding.get_host_cpu_features()
+    return sorted(f for f in required_features(target) if not host.get(f, False))
+
+
 def _check_runs_here(target: Target) -> None:
     """Refuse a target whose code this CPU cannot run: it would die of an illegal
     instruction (SIGILL) at the first vector op, taking the process with it. The
     target's IR can still be read (`xla-opt -p lower-to-llvm` with the target set)."""
-    from lowering.codegen.target import required_features
-
-    host = llvm_binding.get_host_cpu_features()
-    missing = sorted(f for f in required_features(target) if not host.get(f, False))
+    missing = missing_features(target)
     if missing:
         raise JitError(
             f"target '{target.name}' ({target.cpu}) needs {', '.join(missing)}, which this CPU "
@@ -525,5 +530,6 @@ __all__ = [
     "compile_llvm_module",
     "create_target_machine",
     "load_object_code",
+    "missing_features",
     "optimize",
 ]

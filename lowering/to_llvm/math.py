@@ -17,6 +17,8 @@ there is f64 (libm and intrinsics, scalar) and the intrinsics it emits.
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from xdsl.dialects import llvm, math
 from xdsl.dialects.builtin import (
     Float16Type,
@@ -95,54 +97,71 @@ def _check_type(op: Operation, t: Attribute) -> None:
         raise LoweringError(f"cannot lower '{op.name}' on {t} (1-D vectors only)", op)
 
 
+def _float_intrinsic(op: Operation, t: Attribute, rewriter: PatternRewriter) -> None:
+    args = llvm_operands(op.operands, rewriter, op)
+    call = intrinsic_call(FLOAT_INTRINSICS[type(op)], args, convert_type(t), llvm_fastmath(op.properties.get("fastmath")))
+    replace_with_llvm(op, [call], [call.results[0]], rewriter)
+
+
+def _int_intrinsic(op: Operation, t: Attribute, rewriter: PatternRewriter) -> None:
+    name, has_flag = INT_INTRINSICS[type(op)]
+    args = llvm_operands(op.operands, rewriter, op)
+    ops: list[Operation] = []
+    if has_flag:
+        flag = int_constant(0, i1)
+        ops.append(flag)
+        args.append(flag.result)
+    call = intrinsic_call(name, args, convert_type(t))
+    replace_with_llvm(op, [*ops, call], [call.results[0]], rewriter)
+
+
+def _fpowi(op: Operation, t: Attribute, rewriter: PatternRewriter) -> None:
+    base, exponent = llvm_operands(op.operands, rewriter, op)
+    rt = convert_type(t)
+    name = f"llvm.powi.{type_suffix(rt)}.{type_suffix(exponent.type)}"
+    call = llvm.CallIntrinsicOp(name, [base, exponent], [rt])
+    fm = llvm_fastmath(op.properties.get("fastmath"))
+    if fm.data:
+        call.properties["fastmathFlags"] = fm
+    replace_with_llvm(op, [call], [call.results[0]], rewriter)
+
+
+def _rsqrt(op: Operation, t: Attribute, rewriter: PatternRewriter) -> None:
+    (x,) = llvm_operands(op.operands, rewriter, op)
+    rt = convert_type(t)
+    fm = llvm_fastmath(op.properties.get("fastmath"))
+    sqrt = intrinsic_call("sqrt", [x], rt, fm)
+    scalar = rt.element_type if isinstance(rt, VectorType) else rt
+    if isinstance(rt, VectorType):
+        from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
+
+        one = llvm.ConstantOp(DenseIntOrFPElementsAttr.from_list(rt, [1.0] * rt.get_shape()[0]), rt)  # type: ignore[arg-type]
+    else:
+        one = llvm.ConstantOp(FloatAttr(1.0, scalar), rt)  # type: ignore[arg-type]
+    div = llvm.FDivOp(one.result, sqrt.results[0], fm)
+    replace_with_llvm(op, [sqrt, one, div], [div.res], rewriter)
+
+
+_INTRINSIC_LOWERINGS: dict[type[Operation], Callable[[Operation, Attribute, PatternRewriter], None]] = {
+    **dict.fromkeys(FLOAT_INTRINSICS, _float_intrinsic),
+    **dict.fromkeys(INT_INTRINSICS, _int_intrinsic),
+    math.FPowIOp: _fpowi,
+    math.RsqrtOp: _rsqrt,
+}
+"""How each `math` op LLVM has an intrinsic for is lowered: the one table that both
+dispatches and declares the pattern's op types."""
+
+
 class MathIntrinsicLowering(RewritePattern):
-    op_types = (*FLOAT_INTRINSICS, *INT_INTRINSICS, math.FPowIOp, math.RsqrtOp)
+    op_types = tuple(_INTRINSIC_LOWERINGS)
 
     def match_and_rewrite(self, op: Operation, rewriter: PatternRewriter, /) -> None:
-        t = op.results[0].type if op.results else None
-        if t is None:
+        lowering = _INTRINSIC_LOWERINGS.get(type(op))
+        if lowering is None or not op.results:
             return
-        if type(op) in FLOAT_INTRINSICS:
-            _check_type(op, t)
-            args = llvm_operands(op.operands, rewriter, op)
-            call = intrinsic_call(FLOAT_INTRINSICS[type(op)], args, convert_type(t), llvm_fastmath(op.properties.get("fastmath")))
-            replace_with_llvm(op, [call], [call.results[0]], rewriter)
-        elif type(op) in INT_INTRINSICS:
-            _check_type(op, t)
-            name, has_flag = INT_INTRINSICS[type(op)]
-            args = llvm_operands(op.operands, rewriter, op)
-            ops: list[Operation] = []
-            if has_flag:
-                flag = int_constant(0, i1)
-                ops.append(flag)
-                args.append(flag.result)
-            call = intrinsic_call(name, args, convert_type(t))
-            replace_with_llvm(op, [*ops, call], [call.results[0]], rewriter)
-        elif isinstance(op, math.FPowIOp):
-            _check_type(op, t)
-            base, exponent = llvm_operands(op.operands, rewriter, op)
-            rt = convert_type(t)
-            name = f"llvm.powi.{type_suffix(rt)}.{type_suffix(exponent.type)}"
-            call = llvm.CallIntrinsicOp(name, [base, exponent], [rt])
-            fm = llvm_fastmath(op.properties.get("fastmath"))
-            if fm.data:
-                call.properties["fastmathFlags"] = fm
-            replace_with_llvm(op, [call], [call.results[0]], rewriter)
-        elif isinstance(op, math.RsqrtOp):
-            _check_type(op, t)
-            (x,) = llvm_operands(op.operands, rewriter, op)
-            rt = convert_type(t)
-            fm = llvm_fastmath(op.properties.get("fastmath"))
-            sqrt = intrinsic_call("sqrt", [x], rt, fm)
-            scalar = rt.element_type if isinstance(rt, VectorType) else rt
-            if isinstance(rt, VectorType):
-                from xdsl.dialects.builtin import DenseIntOrFPElementsAttr
-
-                one = llvm.ConstantOp(DenseIntOrFPElementsAttr.from_list(rt, [1.0] * rt.get_shape()[0]), rt)  # type: ignore[arg-type]
-            else:
-                one = llvm.ConstantOp(FloatAttr(1.0, scalar), rt)  # type: ignore[arg-type]
-            div = llvm.FDivOp(one.result, sqrt.results[0], fm)
-            replace_with_llvm(op, [sqrt, one, div], [div.res], rewriter)
+        t = op.results[0].type
+        _check_type(op, t)
+        lowering(op, t, rewriter)
 
 
 MAX_UNROLLED_LANES = 64

@@ -263,12 +263,10 @@ def test_other_targets(target: str, monkeypatch: pytest.MonkeyPatch) -> None:
 def _runs_here(target: str) -> bool:
     """Whether this CPU has what code compiled for the named `target` uses (the JIT
     refuses the others: they would die of an illegal instruction)."""
-    import llvmlite.binding as llvm_binding
+    from lowering.codegen.target import NAMED_TARGETS
+    from runtime.jit import missing_features
 
-    from lowering.codegen.target import NAMED_TARGETS, required_features
-
-    host = llvm_binding.get_host_cpu_features()
-    return all(host.get(f, False) for f in required_features(NAMED_TARGETS[target]))
+    return not missing_features(NAMED_TARGETS[target])
 
 
 NEAR_ROWS = ["near_rows_b", "near_rows_batched", "near_rows_f64", "near_rows_t_result", "near_rows_33_panels"]
