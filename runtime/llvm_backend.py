@@ -33,6 +33,7 @@ from xdsl.backend.llvm.convert_op import convert_op as xdsl_convert_op
 from xdsl.backend.llvm.convert_type import convert_type as xdsl_convert_type
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
+    ArrayAttr,
     DenseIntOrFPElementsAttr,
     FloatAttr,
     IntegerAttr,
@@ -344,6 +345,27 @@ def _convert_func(op: llvm.FuncOp, module: ir.Module) -> None:
                 flags.sort()
 
 
+PASSTHROUGH_ATTRIBUTES = frozenset({"optsize", "minsize", "cold", "hot", "noinline", "alwaysinline"})
+"""The function attributes a `passthrough` may name (the ones llvmlite can print)."""
+
+
+def _passthrough(f: llvm.FuncOp) -> list[str]:
+    """The LLVM function attributes of `f`'s `passthrough` (a property when a pass set it,
+    an attribute when read from text): its strings, each one of `PASSTHROUGH_ATTRIBUTES`."""
+    attr = f.properties.get("passthrough") or f.attributes.get("passthrough")
+    if not isinstance(attr, ArrayAttr):
+        return []
+    names: list[str] = []
+    for entry in attr.data:
+        if not isinstance(entry, StringAttr) or entry.data not in PASSTHROUGH_ATTRIBUTES:
+            raise NotImplementedError(
+                f"cannot translate function '{f.sym_name.data}' to LLVM IR: passthrough entry {entry} is not one "
+                f"of {', '.join(sorted(PASSTHROUGH_ATTRIBUTES))}"
+            )
+        names.append(entry.data)
+    return names
+
+
 def _dominance_order(blocks: list[Block]) -> list[Block]:
     """The blocks in reverse post-order from the entry (unreachable ones last):
     each block comes after the blocks dominating it."""
@@ -418,6 +440,8 @@ def convert_module(
             fn.attributes.add("noinline")
         if "optimize_none" in f.properties or "optimize_none" in f.attributes:
             fn.attributes.add("optnone")  # (LLVM requires noinline with it)
+        for name in _passthrough(f):
+            fn.attributes.add(name)
     for f in funcs:
         if f.body.blocks and (part is None or f.sym_name.data in part.functions):
             _convert_func(f, llvm_module)

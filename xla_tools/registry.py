@@ -276,6 +276,12 @@ def _roll_outer_loops() -> type[ModulePass]:
     return RollOuterLoopsPass
 
 
+def _optsize_small_kernels() -> type[ModulePass]:
+    from lowering.small_kernels import OptsizeSmallKernelsPass
+
+    return OptsizeSmallKernelsPass
+
+
 def _scf_to_cf() -> type[ModulePass]:
     from lowering.scf_to_cf import LowerScfToCfPass
 
@@ -364,6 +370,7 @@ LOWERING_PASSES: dict[str, PassFactory] = {
     "outline-loop-nests": _outline_loop_nests,
     "merge-identical-functions": _merge_identical_functions,
     "scf-roll-outer-loops": _roll_outer_loops,
+    "func-optsize-small-kernels": _optsize_small_kernels,
     "lower-scf-to-cf": _scf_to_cf,
     "lower-affine": _lower_affine,
     "convert-arith-to-llvm": _arith,
@@ -422,6 +429,7 @@ LOWER_TO_LLVM: tuple[str, ...] = (
     "math-polynomial-approximation",
     "convert-parallel-loops-to-calls",
     "scf-roll-outer-loops",
+    "func-optsize-small-kernels",
     "lower-scf-to-cf",
     "convert-to-llvm",
     "llvm-split-large-functions",

@@ -6,7 +6,8 @@ types. A function has no result or one result; more are rejected (return them
 through out-parameters). Every function gets external linkage (it can be looked
 up in the JIT) unless it carries an `llvm.linkage` attribute (a string or an
 `#llvm.linkage<...>`). Argument attributes named `llvm.*` (e.g. `llvm.noalias`)
-are kept; a `llvm.no_inline` attribute makes the function `noinline`.
+are kept; a `llvm.no_inline` attribute makes the function `noinline`, and
+`llvm.optsize` (`func-optsize-small-kernels`) gives it `passthrough = ["optsize"]`.
 """
 
 from __future__ import annotations
@@ -24,6 +25,8 @@ from lowering.to_llvm.common import (
     replace_with_llvm,
 )
 from xla_dialect.diagnostics import LoweringError
+
+_OPTSIZE = ArrayAttr([StringAttr("optsize")])
 
 
 class FuncLowering(RewritePattern):
@@ -53,6 +56,8 @@ class FuncLowering(RewritePattern):
                 other["arg_attrs"] = ArrayAttr(kept)
         if "llvm.no_inline" in op.attributes:
             other["no_inline"] = UnitAttr()
+        if "llvm.optsize" in op.attributes:
+            other["passthrough"] = _OPTSIZE
         body = rewriter.move_region_contents_to_new_regions(op.body)
         new = llvm.FuncOp(
             op.sym_name.data,
