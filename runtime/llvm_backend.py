@@ -53,6 +53,7 @@ from lowering.to_llvm.vector_compare import ExtractElementOp
 from lowering.to_llvm.vector_compare import FCmpOp as VectorFCmpOp
 from lowering.to_llvm.vector_compare import SelectOp as VectorSelectOp
 from runtime.parallel_codegen import CodegenPart
+from xla_dialect.diagnostics import LoweringError
 
 ValueMap = dict[SSAValue, ir.Value]
 BlockMap = dict[Block, LLVMBlock]
@@ -346,24 +347,46 @@ def _convert_func(op: llvm.FuncOp, module: ir.Module) -> None:
 
 
 PASSTHROUGH_ATTRIBUTES = frozenset({"optsize", "minsize", "cold", "hot", "noinline", "alwaysinline"})
-"""The function attributes a `passthrough` may name (the ones llvmlite can print)."""
+"""The function attributes a `passthrough` may name (the ones llvmlite can print); and
+`["alignstack", "<bytes>"]`, as MLIR writes an attribute with a value."""
 
 
-def _passthrough(f: llvm.FuncOp) -> list[str]:
-    """The LLVM function attributes of `f`'s `passthrough` (a property when a pass set it,
-    an attribute when read from text): its strings, each one of `PASSTHROUGH_ATTRIBUTES`."""
+class _FunctionAttributes(ir.FunctionAttributes):
+    """llvmlite's function attributes, printed also when `alignstack` is their only one
+    (llvmlite prints none when the set of names is empty)."""
+
+    def __bool__(self) -> bool:
+        return bool(len(self)) or bool(self.alignstack) or self.personality is not None
+
+
+def _unsupported_passthrough(f: llvm.FuncOp, entry: Attribute) -> LoweringError:
+    return LoweringError(
+        f"cannot be translated to LLVM IR: passthrough entry {entry} is not one of "
+        f"{', '.join(sorted(PASSTHROUGH_ATTRIBUTES))} or [\"alignstack\", \"<power of two>\"]",
+        f,
+    )
+
+
+def _apply_passthrough(f: llvm.FuncOp, fn: ir.Function) -> None:
+    """Give `fn` the LLVM function attributes of `f`'s `passthrough` (a property when a
+    pass set it, an attribute when read from text)."""
     attr = f.properties.get("passthrough") or f.attributes.get("passthrough")
     if not isinstance(attr, ArrayAttr):
-        return []
-    names: list[str] = []
+        return
     for entry in attr.data:
-        if not isinstance(entry, StringAttr) or entry.data not in PASSTHROUGH_ATTRIBUTES:
-            raise NotImplementedError(
-                f"cannot translate function '{f.sym_name.data}' to LLVM IR: passthrough entry {entry} is not one "
-                f"of {', '.join(sorted(PASSTHROUGH_ATTRIBUTES))}"
-            )
-        names.append(entry.data)
-    return names
+        if isinstance(entry, StringAttr) and entry.data in PASSTHROUGH_ATTRIBUTES:
+            fn.attributes.add(entry.data)
+            continue
+        key_value = entry.data if isinstance(entry, ArrayAttr) else ()
+        if len(key_value) != 2 or not all(isinstance(x, StringAttr) for x in key_value):
+            raise _unsupported_passthrough(f, entry)
+        key, value = (x.data for x in key_value)  # pyright: ignore[reportAttributeAccessIssue]
+        if key != "alignstack" or not value.isdigit() or int(value) & (int(value) - 1) or int(value) == 0:
+            raise _unsupported_passthrough(f, entry)
+        if not isinstance(fn.attributes, _FunctionAttributes):
+            attributes = _FunctionAttributes(sorted(fn.attributes))
+            fn.attributes = attributes
+        fn.attributes.alignstack = int(value)
 
 
 def _dominance_order(blocks: list[Block]) -> list[Block]:
@@ -440,8 +463,7 @@ def convert_module(
             fn.attributes.add("noinline")
         if "optimize_none" in f.properties or "optimize_none" in f.attributes:
             fn.attributes.add("optnone")  # (LLVM requires noinline with it)
-        for name in _passthrough(f):
-            fn.attributes.add(name)
+        _apply_passthrough(f, fn)
     for f in funcs:
         if f.body.blocks and (part is None or f.sym_name.data in part.functions):
             _convert_func(f, llvm_module)

@@ -258,6 +258,12 @@ def _split_large_functions() -> type[ModulePass]:
     return SplitLargeFunctionsPass
 
 
+def _align_vector_stacks() -> type[ModulePass]:
+    from lowering.stack_alignment import AlignVectorStacksPass
+
+    return AlignVectorStacksPass
+
+
 def _optnone_glue() -> type[ModulePass]:
     from lowering.glue_functions import OptnoneGluePass
 
@@ -384,6 +390,7 @@ LOWERING_PASSES: dict[str, PassFactory] = {
     "convert-to-llvm": _all,
     "llvm-split-large-functions": _split_large_functions,
     "llvm-optnone-glue": _optnone_glue,
+    "llvm-align-vector-stacks": _align_vector_stacks,
 }
 """The lowering's passes, by name."""
 
@@ -434,6 +441,7 @@ LOWER_TO_LLVM: tuple[str, ...] = (
     "convert-to-llvm",
     "llvm-split-large-functions",
     "llvm-optnone-glue",
+    "llvm-align-vector-stacks",
 )
 
 PIPELINES: dict[str, tuple[str, ...]] = {"lower-to-llvm": LOWER_TO_LLVM}
