@@ -264,6 +264,12 @@ def _align_vector_stacks() -> type[ModulePass]:
     return AlignVectorStacksPass
 
 
+def _expand_strided_copies() -> type[ModulePass]:
+    from lowering.expand_strided_copies import ExpandStridedCopiesPass
+
+    return ExpandStridedCopiesPass
+
+
 def _optnone_glue() -> type[ModulePass]:
     from lowering.glue_functions import OptnoneGluePass
 
@@ -373,6 +379,7 @@ LOWERING_PASSES: dict[str, PassFactory] = {
     "convert-parallel-loops-to-calls": _parallel_loops_to_calls,
     "scf-fuse-parallel-loops": _fuse_parallel_loops,
     "outline-linalg-kernels": _outline_linalg_kernels,
+    "memref-expand-strided-copies": _expand_strided_copies,
     "outline-loop-nests": _outline_loop_nests,
     "merge-identical-functions": _merge_identical_functions,
     "scf-roll-outer-loops": _roll_outer_loops,
@@ -429,6 +436,7 @@ LOWER_TO_LLVM: tuple[str, ...] = (
     "scf-fuse-parallel-loops",
     "convert-linalg-to-loops",
     "lower-affine",
+    "memref-expand-strided-copies",
     "outline-loop-nests",
     "merge-identical-functions",
     "convert-complex-to-standard",
