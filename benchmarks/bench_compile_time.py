@@ -23,6 +23,12 @@ The programs, written in JAX and exported as JAX hands them to XLA
   small GPT (d = 64, 4 heads, ~830 ops a layer: `--kinds gpt --sizes 1700` is 2 layers)
   and one SGD step of a small CNN (3x3 convolutions, pooling, a dense classifier).
 
+Before a kind's sizes, a smaller program of that kind is compiled by both compilers and
+its times printed but not tabled (`--no-warm-up` skips it): a process's first compile
+pays one-time costs that do not grow with the program (ours: importing the lowering,
+~0.1 s of Python here, and building the runtime's helpers; XLA's: its first-use work),
+which would otherwise all land in the first cell of the first kind.
+
 A size whose predicted CPU time (the previous size's, scaled by the exponent measured
 so far, at least linearly) exceeds `--budget` seconds is skipped; a program that fails
 to compile or load is reported and skipped. On a shared machine compare the CPU rows
@@ -305,8 +311,34 @@ class Run:
     jax_cpu: float | None
 
 
-def run_kind(kind: str, sizes: list[int], opt_level: int, budget: float, profile: str | None) -> list[Run]:
+def warm_up(kind: str, sizes: list[int], opt_level: int) -> None:
+    """Compile a smaller program of `kind` with both compilers, untimed by the table, and
+    print what it took: a process's first compile pays one-time costs that do not grow
+    with the program (ours: importing the lowering's modules, ~0.1 s of Python, and
+    building the runtime's helpers; XLA's: its own first-use work), which would
+    otherwise all land in the first cell."""
+    program = make(kind, max(1, min(sizes) // 3))
+    cpu = time.process_time()
+    try:
+        compile(program.text, opt_level=opt_level, filename=f"{kind}-warm-up.mlir")
+    except Exception as err:  # noqa: BLE001 - the sweep reports the failure on its own programs
+        print(f"  {kind} warm-up ({program.ops} ops): failed: {type(err).__name__}: {str(err)[:80]}", flush=True)
+        return
+    ours = time.process_time() - cpu
+    xla = ""
+    if program.jax_compile is not None:
+        cpu = time.process_time()
+        program.jax_compile()
+        xla = f", XLA {time.process_time() - cpu:.2f} s CPU"
+    print(f"  {kind} warm-up ({program.ops} ops, not in the table): ours {ours:.2f} s CPU{xla}", flush=True)
+
+
+def run_kind(
+    kind: str, sizes: list[int], opt_level: int, budget: float, profile: str | None, warm: bool = True
+) -> list[Run]:
     runs: list[Run] = []
+    if warm:
+        warm_up(kind, sizes, opt_level)
     for size in sizes:
         if runs:
             prev = runs[-1]
@@ -390,6 +422,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                    help="the stage table's clock: wall, or CPU (steadier on a shared machine)")
     p.add_argument("--profile", help="write a cProfile of the last compile of each kind to FILE.<kind>")
+    p.add_argument("--no-warm-up", action="store_true",
+                   help="time each kind's first program as the process's first compile (no untimed warm-up)")
     args = p.parse_args(argv)
     sizes = [int(s) for s in args.sizes.split(",")]
     kinds = [k for k in args.kinds.split(",") if k]
@@ -398,7 +432,8 @@ def main(argv: list[str] | None = None) -> int:
         kinds = [k for k in kinds if k == "chain"]
     for kind in kinds:
         print(f"{kind}:", flush=True)
-        runs = run_kind(kind, sizes, args.opt_level, args.budget, f"{args.profile}.{kind}" if args.profile else None)
+        profile = f"{args.profile}.{kind}" if args.profile else None
+        runs = run_kind(kind, sizes, args.opt_level, args.budget, profile, warm=not args.no_warm_up)
         print_table(kind, runs, args.clock)
         print(flush=True)
     return 0

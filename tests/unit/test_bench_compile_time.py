@@ -37,3 +37,9 @@ def test_a_cnn_training_step_matches_xla() -> None:
     assert len(ours) == len(theirs)
     for a, b in zip(ours, theirs):
         np.testing.assert_allclose(np.asarray(a), b, rtol=1e-4, atol=1e-5)
+
+
+def test_the_warm_up_compiles_a_smaller_program_with_both_compilers(capsys: pytest.CaptureFixture[str]) -> None:
+    bench.warm_up("mlp", [30], 0)
+    line = capsys.readouterr().out
+    assert "mlp warm-up (" in line and "not in the table): ours " in line and ", XLA " in line, line
