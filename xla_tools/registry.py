@@ -270,6 +270,12 @@ def _expand_strided_copies() -> type[ModulePass]:
     return ExpandStridedCopiesPass
 
 
+def _unique_constants() -> type[ModulePass]:
+    from lowering.unique_constants import UniqueConstantsPass
+
+    return UniqueConstantsPass
+
+
 def _optnone_glue() -> type[ModulePass]:
     from lowering.glue_functions import OptnoneGluePass
 
@@ -385,6 +391,7 @@ LOWERING_PASSES: dict[str, PassFactory] = {
     "scf-roll-outer-loops": _roll_outer_loops,
     "func-optsize-small-kernels": _optsize_small_kernels,
     "lower-scf-to-cf": _scf_to_cf,
+    "arith-unique-constants": _unique_constants,
     "lower-affine": _lower_affine,
     "convert-arith-to-llvm": _arith,
     "convert-math-to-llvm": _math,
@@ -446,6 +453,7 @@ LOWER_TO_LLVM: tuple[str, ...] = (
     "scf-roll-outer-loops",
     "func-optsize-small-kernels",
     "lower-scf-to-cf",
+    "arith-unique-constants",
     "convert-to-llvm",
     "llvm-split-large-functions",
     "llvm-optnone-glue",
