@@ -15,8 +15,8 @@ shrinks the code, no interleaving; the loop vectorizer still vectorizes loops wh
 count the vector width divides) when its static work is at most `max_work`: the sum,
 over its ops, of the iterations of the loops around the op times the lanes of the op's
 widest vector (1 for a scalar), counting every op, address arithmetic included. A
-function with a loop whose trip count is not a constant, a `while`, or a call is never
-small (its work is unknown), nor is a function with no loop at all (glue, which
+function with a loop whose trip count is not a constant, a `while`, a call, or several
+blocks (branches, which may loop) is never small (its work is unknown), nor is a function with no loop at all (glue, which
 `llvm-optnone-glue` handles). In the benchmarks' large programs only epilogues are this
 small (a convolution's padded borders, a split sum's combination of partials): their
 run times did not move (in-process A/B).
@@ -59,9 +59,11 @@ def _lanes(op: Operation) -> int:
 def static_work(fn: func.FuncOp, limit: int | None = None) -> int | None:
     """The static work of `fn` (see the module docstring), or None when it is unknown
     (a dynamic loop, a `while`, a call, no loop) or exceeds `limit`."""
+    if len(fn.body.blocks) != 1:
+        return None  # (branches between blocks may loop: the work is unknown)
     total = 0
     loops = 0
-    stack: list[tuple[Operation, int]] = [(op, 1) for op in fn.body.ops]
+    stack: list[tuple[Operation, int]] = [(op, 1) for op in fn.body.block.ops]
     while stack:
         op, trips = stack.pop()
         if isinstance(op, (scf.WhileOp, scf.ParallelOp, func.CallOp)):

@@ -53,7 +53,7 @@ func.func @vectors(%a: memref<128xf32>, %b: memref<128xf32>) {
 // -----
 
 // Large work, a loop whose trip count is not a constant, a call (its work unknown) and
-// a function without loops (glue) keep O3's full effort.
+// a function without loops (glue) keep O3's full effort, as does a function of several blocks (its branches may loop).
 // CHECK-LABEL: func.func @large(
 // CHECK-NOT:     llvm.optsize
 // CHECK:         func.return
@@ -64,6 +64,9 @@ func.func @vectors(%a: memref<128xf32>, %b: memref<128xf32>) {
 // CHECK-NOT:     llvm.optsize
 // CHECK:         func.return
 // CHECK-LABEL: func.func @no_loop(
+// CHECK-NOT:     llvm.optsize
+// CHECK:         func.return
+// CHECK-LABEL: func.func @blocks(
 // CHECK-NOT:     llvm.optsize
 // CHECK:         func.return
 // LLVM-LABEL: llvm.func @large(
@@ -108,5 +111,21 @@ func.func @no_loop(%a: memref<4xf32>) {
   %x = memref.load %a[%c0] : memref<4xf32>
   %y = arith.addf %x, %x : f32
   memref.store %y, %a[%c0] : memref<4xf32>
+  func.return
+}
+func.func @blocks(%a: memref<4xf32>, %n: index) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c4 = arith.constant 4 : index
+  scf.for %i = %c0 to %c4 step %c1 {
+    %x = memref.load %a[%i] : memref<4xf32>
+    memref.store %x, %a[%i] : memref<4xf32>
+  }
+  cf.br ^loop(%c0 : index)
+^loop(%j: index):
+  %more = arith.cmpi slt, %j, %n : index
+  %next = arith.addi %j, %c1 : index
+  cf.cond_br %more, ^loop(%next : index), ^done
+^done:
   func.return
 }
