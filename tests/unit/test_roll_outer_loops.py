@@ -39,7 +39,8 @@ def _compile(roll: bool) -> JitModule:
     return lower_and_compile(module)
 
 
-def _instructions(ir: str) -> int:
+def llvm_instructions(ir: str) -> int:
+    """The instructions of LLVM IR text (its indented lines other than comments)."""
     return sum(1 for line in ir.splitlines() if line.startswith("  ") and not line.lstrip().startswith(";"))
 
 
@@ -55,7 +56,7 @@ def test_the_hints_become_loop_metadata() -> None:
 def test_the_rows_stay_a_loop_with_the_same_results() -> None:
     rolled, unrolled = _compile(True), _compile(False)
     # Without the hints LLVM unrolls the 16 rows of 4 vectors completely.
-    assert _instructions(rolled.optimized_ir) * 4 < _instructions(unrolled.optimized_ir)
+    assert llvm_instructions(rolled.optimized_ir) * 4 < llvm_instructions(unrolled.optimized_ir)
     a = np.random.default_rng(0).standard_normal((16, 64)).astype(np.float32)
     b, c = np.empty_like(a), np.empty_like(a)
     rolled.call("rows", a, b)

@@ -8,6 +8,7 @@ import numpy as np
 
 from lowering.small_kernels import static_work
 from runtime.jit import JitModule
+from tests.unit.test_roll_outer_loops import llvm_instructions
 from xla_dialect.context import parse_module
 from xla_tools.pipelines import lower_and_compile, run_passes
 
@@ -42,10 +43,6 @@ def _compile(small: bool) -> JitModule:
     return lower_and_compile(module)
 
 
-def _instructions(ir: str) -> int:
-    return sum(1 for line in ir.splitlines() if line.startswith("  ") and not line.lstrip().startswith(";"))
-
-
 def test_the_work_counts_every_op_per_iteration() -> None:
     from xdsl.dialects import func
 
@@ -60,7 +57,7 @@ def test_a_small_kernel_is_optsize_with_less_code_and_the_same_results() -> None
     small, full = _compile(True), _compile(False)
     assert " optsize" in small.llvm_ir.split("define void @\"normalize\"")[1].splitlines()[0]
     assert "optsize" not in full.llvm_ir
-    assert _instructions(small.optimized_ir) * 2 < _instructions(full.optimized_ir)
+    assert llvm_instructions(small.optimized_ir) * 2 < llvm_instructions(full.optimized_ir)
     rng = np.random.default_rng(0)
     x = rng.standard_normal((16, 32)).astype(np.float32)
     mean = rng.standard_normal(16).astype(np.float32)
