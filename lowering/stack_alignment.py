@@ -75,16 +75,13 @@ def _has(fn: Operation, name: str) -> bool:
 
 
 def frame_alignment(fn: llvm.FuncOp, register_bytes: int) -> int:
-    """The alignment `fn`'s frame should have: its widest vector's, rounded up to a power
-    of two, or, when it has loops (LLVM's vectorizers may make vectors of its scalars),
-    a vector register's; at most `register_bytes`; 0 when the ABI's 16 bytes do."""
-    widest = widest_vector(fn)
-    if len(fn.body.blocks) > 1:
-        widest = max(widest, register_bytes)
+    """The alignment `fn`'s frame should have: a vector register's when it has loops
+    (LLVM's vectorizers may make vectors of its scalars), else its widest vector's,
+    rounded up to a power of two; at most `register_bytes`; 0 when the ABI's 16 bytes do."""
+    widest = register_bytes if len(fn.body.blocks) > 1 else widest_vector(fn)
     if widest <= ABI_STACK_ALIGNMENT:
         return 0
-    alignment = 1 << (widest - 1).bit_length()
-    alignment = min(alignment, register_bytes)
+    alignment = min(1 << (widest - 1).bit_length(), register_bytes)
     return alignment if alignment > ABI_STACK_ALIGNMENT else 0
 
 

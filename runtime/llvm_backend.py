@@ -384,8 +384,7 @@ def _apply_passthrough(f: llvm.FuncOp, fn: ir.Function) -> None:
         if key != "alignstack" or not value.isdigit() or int(value) & (int(value) - 1) or int(value) == 0:
             raise _unsupported_passthrough(f, entry)
         if not isinstance(fn.attributes, _FunctionAttributes):
-            attributes = _FunctionAttributes(sorted(fn.attributes))
-            fn.attributes = attributes
+            fn.attributes = _FunctionAttributes(sorted(fn.attributes))
         fn.attributes.alignstack = int(value)
 
 
