@@ -276,6 +276,12 @@ def _unique_constants() -> type[ModulePass]:
     return UniqueConstantsPass
 
 
+def _reuse_freed_buffers() -> type[ModulePass]:
+    from lowering.reuse_buffers import ReuseFreedBuffersPass
+
+    return ReuseFreedBuffersPass
+
+
 def _optnone_glue() -> type[ModulePass]:
     from lowering.glue_functions import OptnoneGluePass
 
@@ -386,6 +392,7 @@ LOWERING_PASSES: dict[str, PassFactory] = {
     "scf-fuse-parallel-loops": _fuse_parallel_loops,
     "outline-linalg-kernels": _outline_linalg_kernels,
     "memref-expand-strided-copies": _expand_strided_copies,
+    "memref-reuse-freed-buffers": _reuse_freed_buffers,
     "outline-loop-nests": _outline_loop_nests,
     "merge-identical-functions": _merge_identical_functions,
     "scf-roll-outer-loops": _roll_outer_loops,
@@ -444,6 +451,7 @@ LOWER_TO_LLVM: tuple[str, ...] = (
     "convert-linalg-to-loops",
     "lower-affine",
     "memref-expand-strided-copies",
+    "memref-reuse-freed-buffers",
     "outline-loop-nests",
     "merge-identical-functions",
     "convert-complex-to-standard",
