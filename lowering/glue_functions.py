@@ -53,7 +53,7 @@ GLUE_OPS: tuple[type[Operation], ...] = (
 """The ops a glue function may hold."""
 
 
-def _has(fn: llvm.FuncOp, name: str) -> bool:
+def has_flag(fn: llvm.FuncOp, name: str) -> bool:
     """Whether `fn` has the unit flag `name`: a property, or an attribute as read from
     text."""
     return name in fn.properties or name in fn.attributes
@@ -65,7 +65,7 @@ def is_glue(fn: llvm.FuncOp) -> bool:
     if len(fn.body.blocks) != 1:
         return False
     internal = fn.linkage.linkage.data in ("internal", "private")
-    if internal and not _has(fn, "no_inline"):
+    if internal and not has_flag(fn, "no_inline"):
         return False
     return all(isinstance(op, GLUE_OPS) for op in fn.body.block.ops)
 
@@ -74,8 +74,8 @@ def mark_glue_functions(module: ModuleOp) -> int:
     """Mark the glue functions of `module` `optimize_none` (and `no_inline`); how many."""
     marked = 0
     for op in module.ops:
-        if isinstance(op, llvm.FuncOp) and not _has(op, "optimize_none") and is_glue(op):
-            if not _has(op, "no_inline"):
+        if isinstance(op, llvm.FuncOp) and not has_flag(op, "optimize_none") and is_glue(op):
+            if not has_flag(op, "no_inline"):
                 op.no_inline = UnitAttr()
             op.optimize_none = UnitAttr()
             marked += 1
@@ -92,4 +92,4 @@ class OptnoneGluePass(ModulePass):
         mark_glue_functions(op)
 
 
-__all__ = ["GLUE_OPS", "OptnoneGluePass", "is_glue", "mark_glue_functions"]
+__all__ = ["GLUE_OPS", "OptnoneGluePass", "has_flag", "is_glue", "mark_glue_functions"]

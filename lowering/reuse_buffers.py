@@ -79,12 +79,7 @@ def reuse_in_block(block: Block) -> int:
 
 def reuse_freed_buffers(module: Operation) -> int:
     """Reuse freed buffers in every block of `module`; returns how many allocations went."""
-    total = 0
-    for op in module.ops if isinstance(module, ModuleOp) else [module]:
-        for region in op.regions:
-            for block in region.blocks:
-                total += reuse_in_block(block)
-    return total
+    return sum(reuse_in_block(block) for region in module.regions for block in region.blocks)
 
 
 @dataclass(frozen=True)

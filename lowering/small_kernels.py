@@ -46,14 +46,7 @@ MAX_WORK = 16384
 
 def _lanes(op: Operation) -> int:
     """The elements one execution of `op` handles: its widest vector operand or result."""
-    lanes = 1
-    for value in (*op.results, *op.operands):
-        if isinstance(value.type, VectorType):
-            count = 1
-            for dim in value.type.get_shape():
-                count *= max(dim, 1)
-            lanes = max(lanes, count)
-    return lanes
+    return max((v.type.element_count() for v in (*op.results, *op.operands) if isinstance(v.type, VectorType)), default=1)
 
 
 def static_work(fn: func.FuncOp, limit: int | None = None) -> int | None:

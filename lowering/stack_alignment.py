@@ -31,27 +31,22 @@ from dataclasses import dataclass
 from xdsl.context import Context
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import ArrayAttr, ModuleOp, StringAttr, VectorType
-from xdsl.ir import Attribute, Operation
+from xdsl.ir import Attribute
 from xdsl.passes import ModulePass
 
 from lowering.codegen.target import get_target
+from lowering.glue_functions import has_flag
 
 ABI_STACK_ALIGNMENT = 16
 """What the x86-64 System V ABI guarantees at a call."""
 
 
 def _bytes(t: Attribute) -> int:
-    """The size of a vector type in bytes (0 for any other type)."""
+    """The size of a vector type in bytes (0 for any other type; a pointer lane is 8)."""
     if not isinstance(t, VectorType):
         return 0
-    width = getattr(t.element_type, "width", None) or getattr(t.element_type, "bitwidth", None)
-    bits = width.data if hasattr(width, "data") else width  # (IntegerType's width is an IntAttr)
-    if not isinstance(bits, int):
-        bits = 64  # (a vector of pointers)
-    count = 1
-    for dim in t.get_shape():
-        count *= max(dim, 1)
-    return count * bits // 8
+    bits = getattr(t.element_type, "bitwidth", 64)
+    return t.element_count() * bits // 8
 
 
 def widest_vector(fn: llvm.FuncOp) -> int:
@@ -68,10 +63,6 @@ def widest_vector(fn: llvm.FuncOp) -> int:
         for arg in block.args:
             widest = max(widest, _bytes(arg.type))
     return widest
-
-
-def _has(fn: Operation, name: str) -> bool:
-    return name in fn.properties or name in fn.attributes
 
 
 def frame_alignment(fn: llvm.FuncOp, register_bytes: int) -> int:
@@ -91,7 +82,7 @@ def _inlinable_callees(fn: llvm.FuncOp, defined: dict[str, llvm.FuncOp]) -> list
     for op in fn.body.walk():
         if isinstance(op, llvm.CallOp) and op.callee is not None:
             callee = defined.get(op.callee.string_value())
-            if callee is not None and not _has(callee, "no_inline") and not _has(callee, "optimize_none"):
+            if callee is not None and not has_flag(callee, "no_inline") and not has_flag(callee, "optimize_none"):
                 names.append(callee.sym_name.data)
     return names
 
@@ -105,7 +96,7 @@ def align_vector_stacks(module: ModuleOp, register_bytes: int = 0) -> int:
     defined = {
         op.sym_name.data: op
         for op in module.ops
-        if isinstance(op, llvm.FuncOp) and op.body.blocks and not _has(op, "optimize_none")
+        if isinstance(op, llvm.FuncOp) and op.body.blocks and not has_flag(op, "optimize_none")
     }
     alignment = {name: frame_alignment(fn, register_bytes) for name, fn in defined.items()}
     callees = {name: _inlinable_callees(fn, defined) for name, fn in defined.items()}

@@ -5,6 +5,7 @@ frame (after inlining too), so its spill slots are aligned wherever the stack la
 from __future__ import annotations
 
 import re
+from math import erf
 
 import numpy as np
 import pytest
@@ -40,8 +41,6 @@ def test_every_function_with_wide_vectors_aligns_its_frame() -> None:
         pytest.skip("the target's vectors are 16 bytes: the ABI's alignment is enough")
     x = np.linspace(-4.0, 4.0, 65536, dtype=np.float32)
     executable = compile(PROGRAM)
-    from math import erf
-
     expected = np.array([erf(float(v)) for v in x[::4096]], dtype=np.float64) * x[::4096]
     np.testing.assert_allclose(executable(x)[::4096], expected, rtol=1e-6, atol=1e-7)
     optimized = executable._jit.optimized_ir  # pyright: ignore[reportPrivateUsage]
