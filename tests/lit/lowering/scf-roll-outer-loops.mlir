@@ -6,7 +6,8 @@
 
 // A static loop of more than 4 iterations around a loop that computes stays a loop
 // (`no_unroll`: llvm.loop.unroll.disable); the inner loop, which LLVM vectorizes, gets
-// `vectorized_no_unroll` (the vector loop LLVM makes of it is not unrolled after).
+// `vectorized_no_unroll` (the vector loop LLVM makes of it is not unrolled after; rows
+// of 128 are never unrolled completely).
 // With max_unrolled=8 the 8 rows are LLVM's to unroll again. lower-scf-to-cf and
 // convert-cf-to-llvm carry both hints to the latches.
 // CHECK-LABEL: func.func @rows
@@ -22,16 +23,16 @@
 // BRANCH-LABEL: func.func @rows
 // BRANCH:         llvm.br ^{{.*}}({{.*}}) {llvm.loop_annotation = {vectorized_no_unroll = true}}
 // BRANCH:         llvm.br ^{{.*}}({{.*}}) {llvm.loop_annotation = {no_unroll = true}}
-func.func @rows(%a: memref<8x64xf32>, %b: memref<8x64xf32>) {
+func.func @rows(%a: memref<8x128xf32>, %b: memref<8x128xf32>) {
   %c0 = arith.constant 0 : index
   %c1 = arith.constant 1 : index
   %c8 = arith.constant 8 : index
-  %c64 = arith.constant 64 : index
+  %c128 = arith.constant 128 : index
   scf.for %i = %c0 to %c8 step %c1 {
-    scf.for %j = %c0 to %c64 step %c1 {
-      %x = memref.load %a[%i, %j] : memref<8x64xf32>
+    scf.for %j = %c0 to %c128 step %c1 {
+      %x = memref.load %a[%i, %j] : memref<8x128xf32>
       %y = arith.addf %x, %x : f32
-      memref.store %y, %b[%i, %j] : memref<8x64xf32>
+      memref.store %y, %b[%i, %j] : memref<8x128xf32>
     }
   }
   func.return
@@ -191,6 +192,48 @@ func.func @window(%a: memref<3x32xf32>, %acc: memref<32xf32>, %n: index) {
     %s = memref.load %acc[%c] : memref<32xf32>
     %y = arith.mulf %s, %s : f32
     memref.store %y, %acc[%c] : memref<32xf32>
+  }
+  func.return
+}
+
+// -----
+
+// A map over rows of 16 to 64 inside a loop over more than 4 rows is not unrolled
+// either: LLVM would unroll it completely, then vectorize the rows loop, with gathers and
+// scatters a row apart. Its stores follow the rows loop's variable (here through the
+// row's view). Inside a loop whose steps all write the same row (a matrix product's
+// reduction loop, the accumulator then stays in registers), or a loop of 8 rows with
+// max_unrolled=8, the inner loop is LLVM's to unroll.
+// CHECK-LABEL: func.func @small_rows_map
+// CHECK:             arith.mulf
+// CHECK:           } {llvm.loop_annotation = {vectorized_no_unroll = true, no_unroll = true}}
+// CHECK-NEXT:    } {llvm.loop_annotation = {no_unroll = true}}
+// CHECK:             arith.addf
+// CHECK:           } {llvm.loop_annotation = {vectorized_no_unroll = true}}
+// CHECK-NEXT:    } {llvm.loop_annotation = {no_unroll = true}}
+// EIGHT-LABEL: func.func @small_rows_map
+// EIGHT:           } {llvm.loop_annotation = {vectorized_no_unroll = true}}
+// EIGHT-NEXT:    }
+func.func @small_rows_map(%a: memref<8x32xf32>, %b: memref<8x32xf32>, %w: memref<8x32xf32>, %c: memref<32xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c8 = arith.constant 8 : index
+  %c32 = arith.constant 32 : index
+  scf.for %i = %c0 to %c8 step %c1 {
+    %row = memref.subview %b[%i, 0] [1, 32] [1, 1] : memref<8x32xf32> to memref<32xf32, strided<[1], offset: ?>>
+    scf.for %j = %c0 to %c32 step %c1 {
+      %x = memref.load %a[%i, %j] : memref<8x32xf32>
+      %y = arith.mulf %x, %x : f32
+      memref.store %y, %row[%j] : memref<32xf32, strided<[1], offset: ?>>
+    }
+  }
+  scf.for %k = %c0 to %c8 step %c1 {
+    scf.for %j = %c0 to %c32 step %c1 {
+      %x = memref.load %w[%k, %j] : memref<8x32xf32>
+      %s = memref.load %c[%j] : memref<32xf32>
+      %y = arith.addf %s, %x : f32
+      memref.store %y, %c[%j] : memref<32xf32>
+    }
   }
   func.return
 }
