@@ -26,6 +26,7 @@ row-major, or `strided<[...], offset: N>`) give the address of an element:
 from __future__ import annotations
 
 import functools
+import itertools
 import math
 import weakref
 import zlib
@@ -155,10 +156,39 @@ def offset_pointer(
     return gep.result
 
 
+@functools.lru_cache(maxsize=1024)
+def nested_array_type(element: Attribute, strides: tuple[int, ...]) -> Attribute | None:
+    """The type a GEP steps through with one index per dimension of a view of these
+    strides, or None: `[s0/s1 x [s1/s2 x ... [s(n-2)/s(n-1) x element]]]`, when the
+    innermost stride is 1 and each stride divides the one before (row-major rows, maybe
+    of a wider parent: a subview, a collapsed or expanded shape)."""
+    if len(strides) < 2 or strides[-1] != 1:
+        return None
+    nested = element
+    for outer, inner in reversed(list(itertools.pairwise(strides))):
+        if inner <= 0 or outer <= 0 or outer % inner:
+            return None
+        nested = llvm.LLVMArrayType(outer // inner, nested)
+    return nested
+
+
 def element_pointer(
     ptr: SSAValue, indices: Sequence[SSAValue | int], t: MemRefType, ops: list[Operation]
 ) -> SSAValue:
-    return offset_pointer(ptr, linear_index(indices, memref_strides(t), ops), llvm_element_type(t), ops)
+    """The address of element `indices` of the view `ptr` points at: one GEP through
+    `nested_array_type` when the strides nest (as C's arrays index, and LLVM folds the
+    steps into its addressing), else a GEP by `linear_index`. The nested form makes no
+    multiplications, additions or constants: on the small GPT's Adam step, 10,000 of the
+    27,000 ops `convert-to-llvm` made."""
+    strides = memref_strides(t)
+    element = llvm_element_type(t)
+    if len(indices) > 1 and not all(isinstance(index, int) for index in indices):
+        nested = nested_array_type(element, strides)
+        if nested is not None:
+            gep = llvm.GEPOp.from_mixed_indices(ptr, list(indices), nested, inbounds=True)
+            ops.append(gep)
+            return gep.result
+    return offset_pointer(ptr, linear_index(indices, strides, ops), element, ops)
 
 
 def _memref_type(value: SSAValue, op: Operation) -> MemRefType:

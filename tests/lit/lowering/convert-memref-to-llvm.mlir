@@ -13,16 +13,31 @@ func.func @load_store(%m: memref<4x8xf32>, %i: index, %j: index) {
   // CHECK-DAG:  %[[M:.*]] = builtin.unrealized_conversion_cast %m : memref<4x8xf32> to !llvm.ptr
   // CHECK-DAG:  %[[I:.*]] = builtin.unrealized_conversion_cast %i : index to i64
   // CHECK-DAG:  %[[J:.*]] = builtin.unrealized_conversion_cast %j : index to i64
-  // CHECK:      %[[C8:.*]] = llvm.mlir.constant(8) : i64
-  // CHECK-NEXT: %[[MUL:.*]] = llvm.mul %[[I]], %[[C8]] : i64
-  // CHECK-NEXT: %[[LIN:.*]] = llvm.add %[[MUL]], %[[J]] : i64
-  // CHECK-NEXT: %[[P:.*]] = llvm.getelementptr inbounds %[[M]][%[[LIN]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+  // Row-major strides nest: one GEP through rows of 8 elements, no index arithmetic.
+  // CHECK:      %[[P:.*]] = llvm.getelementptr inbounds %[[M]][%[[I]], %[[J]]] : (!llvm.ptr, i64, i64) -> !llvm.ptr, !llvm.array<8 x f32>
   // CHECK-NEXT: %[[V:.*]] = llvm.load %[[P]] : !llvm.ptr -> f32
   %v = memref.load %m[%i, %j] : memref<4x8xf32>
-  // CHECK:      %[[Q:.*]] = llvm.getelementptr inbounds %{{.*}}[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+  // CHECK:      %[[Q:.*]] = llvm.getelementptr inbounds %{{.*}}[%{{.*}}, %{{.*}}] : (!llvm.ptr, i64, i64) -> !llvm.ptr, !llvm.array<8 x f32>
   // CHECK-NEXT: llvm.store %[[V]], %[[Q]] : f32, !llvm.ptr
   memref.store %v, %m[%j, %i] : memref<4x8xf32>
+  // A subview at a dynamic row: its static column stays a constant of the GEP.
+  // CHECK:      llvm.getelementptr inbounds %{{.*}}[%{{.*}}, 2] : (!llvm.ptr, i64) -> !llvm.ptr, !llvm.array<8 x f32>
+  %r = memref.subview %m[%i, 2] [1, 3] [1, 1] : memref<4x8xf32> to memref<3xf32, strided<[1], offset: ?>>
+  memref.store %v, %r[%j] : memref<3xf32, strided<[1], offset: ?>>
   func.return
+}
+
+// Strides that do not nest (a transposed view: the innermost is not 1) are summed
+// into one element offset.
+// CHECK-LABEL: func.func @transposed
+func.func @transposed(%m: memref<8x4xf32, strided<[1, 8]>>, %i: index, %j: index) -> f32 {
+  // CHECK:      %[[C8:.*]] = llvm.mlir.constant(8) : i64
+  // CHECK-NEXT: %[[MUL:.*]] = llvm.mul %{{.*}}, %[[C8]] : i64
+  // CHECK-NEXT: %[[LIN:.*]] = llvm.add %{{.*}}, %[[MUL]] : i64
+  // CHECK-NEXT: %[[P:.*]] = llvm.getelementptr inbounds %{{.*}}[%[[LIN]]] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+  // CHECK-NEXT: llvm.load %[[P]] : !llvm.ptr -> f32
+  %v = memref.load %m[%i, %j] : memref<8x4xf32, strided<[1, 8]>>
+  func.return %v : f32
 }
 
 // A subview is the source pointer moved by the static offset; loads through it
@@ -32,8 +47,7 @@ func.func @subview(%m: memref<4x8xf32>, %i: index) -> f32 {
   // CHECK:      %[[M:.*]] = builtin.unrealized_conversion_cast %m : memref<4x8xf32> to !llvm.ptr
   // CHECK-NEXT: %[[S:.*]] = llvm.getelementptr inbounds %[[M]][10] : (!llvm.ptr) -> !llvm.ptr, f32
   %s = memref.subview %m[1, 2] [2, 3] [1, 1] : memref<4x8xf32> to memref<2x3xf32, strided<[8, 1], offset: 10>>
-  // CHECK:      llvm.mul %{{.*}}, %{{.*}} : i64
-  // CHECK:      llvm.getelementptr inbounds %[[S]][%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+  // CHECK:      llvm.getelementptr inbounds %[[S]][%{{.*}}, %{{.*}}] : (!llvm.ptr, i64, i64) -> !llvm.ptr, !llvm.array<8 x f32>
   %v = memref.load %s[%i, %i] : memref<2x3xf32, strided<[8, 1], offset: 10>>
   func.return %v : f32
 }
@@ -135,5 +149,5 @@ func.func @alloc_in_a_loop(%n: index) {
 // CHECK-NEXT:    llvm.call @__xla_alloc_failed_at(%[[SIZE]], %[[AT]]) : (i64, !llvm.ptr) -> ()
 // CHECK-NEXT:    llvm.unreachable
 // CHECK-NOT:   llvm.func internal @aligned_alloc.checked
-// The site: the op's `file:line:col` as a C string ("...:51:3\\0").
-// CHECK:       llvm.mlir.global internal constant @[[ALLOC_SITE]](dense<[{{.*}}, 58, 53, 49, 58, 51, 0]> : tensor<{{[0-9]+}}xi8>) {addr_space = 0 : i32} : !llvm.array<{{[0-9]+}} x i8>
+// The site: the op's `file:line:col` as a C string ("...:65:3\\0").
+// CHECK:       llvm.mlir.global internal constant @[[ALLOC_SITE]](dense<[{{.*}}, 58, 54, 53, 58, 51, 0]> : tensor<{{[0-9]+}}xi8>) {addr_space = 0 : i32} : !llvm.array<{{[0-9]+}} x i8>

@@ -1,11 +1,11 @@
 // RUN: xla-opt %s -p convert-vector-to-llvm | FileCheck %s
 
-// A vector load is a GEP to its first element and a load of the LLVM vector
-// type, aligned as one element (the memref may be a NumPy buffer).
+// A vector load is a GEP to its first element (through rows of 32) and a load of the
+// LLVM vector type, aligned as one element (the memref may be a NumPy buffer).
 // CHECK-LABEL: func.func @load_fma_store
 func.func @load_fma_store(%m: memref<4x32xf32>, %i: index, %s: f32) {
   %c16 = arith.constant 16 : index
-  // CHECK:      %[[P:.*]] = llvm.getelementptr inbounds %{{.*}}[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+  // CHECK:      %[[P:.*]] = llvm.getelementptr inbounds %{{.*}}[%{{.*}}, %{{.*}}] : (!llvm.ptr, i64, i64) -> !llvm.ptr, !llvm.array<32 x f32>
   // CHECK-NEXT: %[[V:.*]] = llvm.load %[[P]] {alignment = 4 : i64} : !llvm.ptr -> vector<16xf32>
   %v = vector.load %m[%i, %c16] : memref<4x32xf32>, vector<16xf32>
   // A broadcast is an insertelement into lane 0 and an all-zero shuffle.
@@ -16,7 +16,7 @@ func.func @load_fma_store(%m: memref<4x32xf32>, %i: index, %s: f32) {
   %b = vector.broadcast %s : f32 to vector<16xf32>
   // CHECK-NEXT: %[[F:.*]] = llvm.call_intrinsic "llvm.fma.v16f32"(%[[B]], %[[V]], %[[V]]) : (vector<16xf32>, vector<16xf32>, vector<16xf32>) -> vector<16xf32>
   %f = vector.fma %b, %v, %v : vector<16xf32>
-  // CHECK:      %[[Q:.*]] = llvm.getelementptr inbounds %{{.*}}[%{{.*}}] : (!llvm.ptr, i64) -> !llvm.ptr, f32
+  // CHECK:      %[[Q:.*]] = llvm.getelementptr inbounds %{{.*}}[%{{.*}}, %{{.*}}] : (!llvm.ptr, i64, i64) -> !llvm.ptr, !llvm.array<32 x f32>
   // CHECK-NEXT: llvm.store %[[F]], %[[Q]] {alignment = 4 : i64} : vector<16xf32>, !llvm.ptr
   vector.store %f, %m[%i, %c16] : memref<4x32xf32>, vector<16xf32>
   func.return
