@@ -4,8 +4,9 @@ A memref value becomes an opaque `!llvm.ptr` to the element `[0, ..., 0]` of the
 view (the layout's offset is already applied); its type's strides (identity =
 row-major, or `strided<[...], offset: N>`) give the address of an element:
 
-* `memref.load`/`memref.store` → `llvm.getelementptr` by `sum(i_k * stride_k)`
-  then `llvm.load`/`llvm.store`;
+* `memref.load`/`memref.store` → `llvm.getelementptr` then `llvm.load`/`llvm.store`:
+  one index per dimension through nested `!llvm.array`s when the strides nest
+  (row-major rows, perhaps of a wider parent), else by `sum(i_k * stride_k)`;
 * `memref.subview` → GEP by `sum(offset_k * source_stride_k)` (offsets static or
   dynamic; sizes and strides are in the result type);
 * `memref.reinterpret_cast` → GEP by `offset - source_offset`;
