@@ -50,27 +50,25 @@ generation time quadratic in their number (instruction selection of the call: 0.
 
 from __future__ import annotations
 
-import functools
 from dataclasses import dataclass
 
 from xdsl.context import Context
 from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     AnyFloat,
-    DenseArrayBase,
     IntegerAttr,
     IntegerType,
     ModuleOp,
     StringAttr,
     UnitAttr,
     VectorType,
-    i32,
     i64,
 )
 from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.passes import ModulePass
 
 from lowering.packed_abi import MAX_CTYPES_ARGUMENTS, PACKED_PREFIX
+from lowering.to_llvm import builders
 from xla_dialect.symbols import referenced_symbols
 
 PTR = llvm.LLVMPointerType()
@@ -122,43 +120,13 @@ class _Part:
     """Values defined elsewhere (not rematerialized) that the part's ops read, in order of use."""
 
 
-# The ops the pass builds by the thousand (a frame slot's address, load and store),
-# made with `create` and shared attributes: the ops xDSL's builders make from the same
-# arguments, without building and verifying their attributes each time (the builders
-# were half of the pass).
-_ORDERING = IntegerAttr(0, i64)
-_NO_WRAP = IntegerAttr(0, 32)
-_INBOUNDS = UnitAttr()
-
-
-@functools.lru_cache(maxsize=1 << 16)
-def _raw_index(index: int) -> DenseArrayBase:
-    return DenseArrayBase.from_list(i32, [index])
-
-
 def _gep(frame: SSAValue, offset: int, t: Attribute) -> llvm.GEPOp:
     """The address of the slot at byte `offset` (a multiple of `t`'s size), as an
     element index of type `t` (llvmlite's IR still has typed pointers: an `i8` GEP
-    could not be stored through): `llvm.GEPOp(frame, [offset // size], t, inbounds=True)`."""
+    could not be stored through)."""
     size = _element_bytes(t)
     assert size is not None and offset % size == 0
-    properties = {
-        "rawConstantIndices": _raw_index(offset // size),
-        "elem_type": t,
-        "noWrapFlags": _NO_WRAP,
-        "inbounds": _INBOUNDS,
-    }
-    return llvm.GEPOp.create(operands=[frame], result_types=[PTR], properties=properties)
-
-
-def _load(address: SSAValue, t: Attribute) -> llvm.LoadOp:
-    """`llvm.LoadOp(address, t)`."""
-    return llvm.LoadOp.create(operands=[address], result_types=[t], properties={"ordering": _ORDERING})
-
-
-def _store(value: SSAValue, address: SSAValue) -> llvm.StoreOp:
-    """`llvm.StoreOp(value, address)`."""
-    return llvm.StoreOp.create(operands=[value, address], properties={"ordering": _ORDERING})
+    return builders.gep(frame, [offset // size], t)
 
 
 def _copy(op: Operation) -> Operation:
@@ -267,7 +235,7 @@ def split_function(func_op: llvm.FuncOp, max_ops: int, taken: set[str], packed: 
         owner = value.owner
         if not isinstance(owner, Operation) or owner not in part_of:  # an argument or an alloca
             gep = _gep(frame.res, offset, value.type)
-            head += [gep, _store(value, gep.result)]
+            head += [gep, builders.store(value, gep.result)]
     packed_function: llvm.FuncOp | None = None
     if packed is not None:
         # The head is the packed function's body: the parts get its array and the frame.
@@ -286,14 +254,14 @@ def split_function(func_op: llvm.FuncOp, max_ops: int, taken: set[str], packed: 
         head = [count, array]
         for arg in block.args:
             gep = _gep(array.res, argument_slot[arg], PTR)
-            head += [gep, _store(arg, gep.result)]
+            head += [gep, builders.store(arg, gep.result)]
         head.append(llvm.CallOp(packed, array.res))
     else:
         for name in names:
             head.append(llvm.CallOp(name, frame.res))
     for value in returned:
         gep = _gep(frame.res, slots[value], value.type)
-        load = _load(gep.result, value.type)
+        load = builders.load(gep.result, value.type)
         head += [gep, load]
         terminator.operands = [load.results[0] if v is value else v for v in terminator.operands]
     for value in terminator.operands:
@@ -314,7 +282,7 @@ def split_function(func_op: llvm.FuncOp, max_ops: int, taken: set[str], packed: 
                 gep = _gep(part_arguments, argument_slot[value], PTR)
             else:
                 gep = _gep(part_frame, slots[value], value.type)
-            load = _load(gep.result, value.type)
+            load = builders.load(gep.result, value.type)
             prologue += [gep, load]
             local[value] = load.results[0]
         rematerialized: dict[SSAValue, SSAValue] = {}
@@ -330,7 +298,7 @@ def split_function(func_op: llvm.FuncOp, max_ops: int, taken: set[str], packed: 
             for result in op.results:
                 if result in slots:
                     gep = _gep(part_frame, slots[result], result.type)
-                    body.add_ops([gep, _store(result, gep.result)])
+                    body.add_ops([gep, builders.store(result, gep.result)])
         body.add_op(llvm.ReturnOp())
         functions.append(
             llvm.FuncOp(

@@ -42,6 +42,7 @@ from xdsl.dialects.builtin import (
 from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern
 
+from lowering.to_llvm import builders
 from lowering.to_llvm.common import (
     BF16_BIT_OPS,
     BF16_STORAGE_TYPE,
@@ -76,7 +77,8 @@ def llvm_fastmath(attr: Attribute | None) -> llvm.FastMathAttr:
     return llvm.FastMathAttr(flags)
 
 
-def _overflow(op: Operation) -> llvm.OverflowAttr:
+def _overflow(op: Operation) -> int:
+    """The op's overflow flags as LLVM's integer (`llvm.OverflowAttr.to_int`)."""
     flags = op.properties.get("overflowFlags")
     data = tuple(getattr(flags, "data", ()) or ())
     names = {str(getattr(f, "value", f)) for f in data}
@@ -85,7 +87,7 @@ def _overflow(op: Operation) -> llvm.OverflowAttr:
         result |= 1
     if "nuw" in names:
         result |= 2
-    return llvm.OverflowAttr.from_int(result)
+    return result
 
 
 def intrinsic_call(name: str, args: Sequence[SSAValue], result_type: Attribute, fastmath: llvm.FastMathAttr | None = None) -> llvm.CallIntrinsicOp:
@@ -108,9 +110,9 @@ def _single(op: Operation) -> Built:
     return [op], op.results[0]
 
 
-def _int_overflow_binop(cls: type[Operation]) -> Handler:
+def _int_overflow_binop(cls: type[llvm.ArithmeticBinOpOverflow]) -> Handler:
     def build(op: Operation, args: list[SSAValue], t: Attribute) -> Built:
-        return _single(cls(args[0], args[1], overflow=_overflow(op)))  # type: ignore[call-arg]
+        return _single(builders.overflow_binop(cls, args[0], args[1], _overflow(op)))
 
     return build
 
@@ -155,8 +157,7 @@ def _select(op: Operation, args: list[SSAValue], t: Attribute) -> Built:
 def _cmpi(op: Operation, args: list[SSAValue], t: Attribute) -> Built:
     assert isinstance(op, arith.CmpiOp)
     predicate = arith.CMPI_COMPARISON_OPERATIONS[op.predicate.value.data]
-    flag = llvm.ICmpPredicateFlag(predicate)
-    return _single(_compare_of(llvm.ICmpOp(args[0], args[1], IntegerAttr(flag.to_int(), 64)), t))
+    return _single(_compare_of(builders.icmp(args[0], args[1], predicate), t))
 
 
 def _compare_of(cmp: Operation, t: Attribute) -> Operation:
@@ -234,7 +235,7 @@ def _ceildivui(op: Operation, args: list[SSAValue], t: Attribute) -> Built:
     # a == 0 ? 0 : (a - 1) / b + 1
     a, b = args
     zero, one = int_constant(0, t), int_constant(1, t)
-    is_zero = llvm.ICmpOp(a, zero.result, IntegerAttr(llvm.ICmpPredicateFlag.EQ.to_int(), 64))
+    is_zero = builders.icmp(a, zero.result, "eq")
     minus = llvm.SubOp(a, one.result)
     quot = llvm.UDivOp(minus.res, b)
     plus = llvm.AddOp(quot.res, one.result)
@@ -246,15 +247,14 @@ def _signed_div_adjust(args: list[SSAValue], t: Attribute, *, ceil: bool) -> Bui
     # q = a / b; r = a - q * b; adjust when r != 0 and the signs of a and b
     # agree (ceil: q + 1) or differ (floor: q - 1).
     a, b = args
-    pred = lambda name: IntegerAttr(llvm.ICmpPredicateFlag(name).to_int(), 64)
     zero, one = int_constant(0, t), int_constant(1, t)
     quot = llvm.SDivOp(a, b)
     prod = llvm.MulOp(quot.res, b)
     rem = llvm.SubOp(a, prod.res)
-    rem_nonzero = llvm.ICmpOp(rem.res, zero.result, pred("ne"))
-    a_neg = llvm.ICmpOp(a, zero.result, pred("slt"))
-    b_neg = llvm.ICmpOp(b, zero.result, pred("slt"))
-    signs = llvm.ICmpOp(a_neg.res, b_neg.res, pred("eq" if ceil else "ne"))
+    rem_nonzero = builders.icmp(rem.res, zero.result, "ne")
+    a_neg = builders.icmp(a, zero.result, "slt")
+    b_neg = builders.icmp(b, zero.result, "slt")
+    signs = builders.icmp(a_neg.res, b_neg.res, "eq" if ceil else "ne")
     adjust = llvm.AndOp(rem_nonzero.res, signs.res)
     moved = (llvm.AddOp if ceil else llvm.SubOp)(quot.res, one.result)
     sel = SelectOp(adjust.res, moved.res, quot.res)
@@ -291,7 +291,7 @@ def _int_splat(value: int, t: Attribute) -> llvm.ConstantOp:
 
 
 def _icmp(name: str, a: SSAValue, b: SSAValue) -> llvm.ICmpOp:
-    return llvm.ICmpOp(a, b, IntegerAttr(llvm.ICmpPredicateFlag(name).to_int(), 64))
+    return builders.icmp(a, b, name)
 
 
 def _bf16_to_float(x: SSAValue, t: Attribute) -> Built:

@@ -57,6 +57,7 @@ from xdsl.ir import Attribute, Block, Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 from xdsl.rewriter import InsertPoint
 
+from lowering.to_llvm import builders
 from lowering.to_llvm.common import (
     BF16_STORAGE_TYPE,
     PTR,
@@ -149,12 +150,9 @@ def offset_pointer(
             c = int_constant(offset)
             ops.append(c)
             offset = c.result
-    if isinstance(offset, int):
-        gep = llvm.GEPOp(ptr, [offset], element, inbounds=inbounds)
-    else:
-        gep = llvm.GEPOp.from_mixed_indices(ptr, [offset], element, inbounds=inbounds)
-    ops.append(gep)
-    return gep.result
+    address = builders.gep(ptr, [offset], element, inbounds=inbounds)
+    ops.append(address)
+    return address.result
 
 
 @functools.lru_cache(maxsize=1024)
@@ -186,9 +184,9 @@ def element_pointer(
     if len(indices) > 1 and not all(isinstance(index, int) for index in indices):
         nested = nested_array_type(element, strides)
         if nested is not None:
-            gep = llvm.GEPOp.from_mixed_indices(ptr, list(indices), nested, inbounds=True)
-            ops.append(gep)
-            return gep.result
+            address = builders.gep(ptr, indices, nested)
+            ops.append(address)
+            return address.result
     return offset_pointer(ptr, linear_index(indices, strides, ops), element, ops)
 
 
@@ -209,7 +207,7 @@ class LoadLowering(RewritePattern):
         indices = llvm_operands(op.indices, rewriter, op)
         ops: list[Operation] = []
         address = element_pointer(ptr, indices, t, ops)
-        load = llvm.LoadOp(address, llvm_element_type(t))
+        load = builders.load(address, llvm_element_type(t))
         replace_with_llvm(op, [*ops, load], [load.dereferenced_value], rewriter)
 
 
@@ -222,7 +220,7 @@ class StoreLowering(RewritePattern):
         indices = llvm_operands(op.indices, rewriter, op)
         ops: list[Operation] = []
         address = element_pointer(ptr, indices, t, ops)
-        rewriter.replace(op, [*ops, llvm.StoreOp(value, address)], [])
+        rewriter.replace(op, [*ops, builders.store(value, address)], [])
 
 
 # ---------------------------------------------------------------------------
@@ -450,7 +448,7 @@ def _checked(op: Operation, allocator: str, rewriter: PatternRewriter) -> str:
     call = llvm.CallOp(allocator, align, size, return_type=PTR)
     address = llvm.PtrToIntOp(call.returned, i64)  # pyright: ignore[reportArgumentType]  (xDSL's icmp takes integers only)
     zero = int_constant(0)
-    is_null = llvm.ICmpOp(address.results[0], zero.result, IntegerAttr(llvm.ICmpPredicateFlag.EQ.to_int(), 64))
+    is_null = builders.icmp(address.results[0], zero.result, "eq")
     entry.add_ops([call, address, zero, is_null, llvm.CondBrOp(is_null.res, failed, [], ok, [])])
     ok.add_op(llvm.ReturnOp.build(operands=[call.returned]))
     failed.add_ops([llvm.CallOp(ALLOCATION_FAILED, size, site), llvm.UnreachableOp()])
@@ -545,7 +543,7 @@ def build_loop_nest(
         rewriter.insert([zero, llvm.BrOp(header, zero.result)], InsertPoint.at_end(entry))
         iv = header.args[0]
         bound = int_constant(shape[level])
-        cond = llvm.ICmpOp(iv, bound.result, IntegerAttr(llvm.ICmpPredicateFlag.SLT.to_int(), 64))
+        cond = builders.icmp(iv, bound.result, "slt")
         rewriter.insert(
             [bound, cond, llvm.CondBrOp(cond.res, loop_body, [], exit_block, [])],
             InsertPoint.at_end(header),
@@ -583,10 +581,10 @@ class CopyLowering(RewritePattern):
         def body(ivs: list[SSAValue]) -> list[Operation]:
             ops: list[Operation] = []
             src_ptr = element_pointer(src, ivs, src_t, ops)
-            load = llvm.LoadOp(src_ptr, element)
+            load = builders.load(src_ptr, element)
             ops.append(load)
             dst_ptr = element_pointer(dst, ivs, dst_t, ops)
-            ops.append(llvm.StoreOp(load.dereferenced_value, dst_ptr))
+            ops.append(builders.store(load.dereferenced_value, dst_ptr))
             return ops
 
         build_loop_nest(op, shape, body, rewriter)
@@ -664,7 +662,7 @@ class DimLowering(RewritePattern):
         value = result.result
         for k, size in enumerate(shape):
             ck, cs = int_constant(k), int_constant(size)
-            eq = llvm.ICmpOp(idx, ck.result, IntegerAttr(llvm.ICmpPredicateFlag.EQ.to_int(), 64))
+            eq = builders.icmp(idx, ck.result, "eq")
             sel = SelectOp(eq.res, cs.result, value)
             ops += [ck, cs, eq, sel]
             value = sel.res

@@ -30,6 +30,7 @@ from xdsl.ir import Attribute, Operation, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter, RewritePattern, op_type_rewrite_pattern
 
 from lowering.codegen.x86vector import DotBF16Op, DotI16Op, MulAddI16Op
+from lowering.to_llvm import builders
 from lowering.to_llvm.arith import intrinsic_call, llvm_fastmath
 from lowering.to_llvm.common import (
     ConversionPass,
@@ -68,7 +69,7 @@ class LoadLowering(RewritePattern):
         vt = convert_type(_vector_type(op.result.type, op))
         ops: list[Operation] = []
         address, t = _address(op, op.base, list(op.indices), rewriter, ops)
-        load = llvm.LoadOp(address, vt, alignment=element_size(t.get_element_type()))
+        load = builders.load(address, vt, alignment=element_size(t.get_element_type()))
         replace_with_llvm(op, [*ops, load], [load.dereferenced_value], rewriter)
 
 
@@ -85,7 +86,7 @@ class StoreLowering(RewritePattern):
         nontemporal = op.nontemporal is not None and op.nontemporal.value.data != 0
         size = element_size(t.get_element_type())
         alignment = min(element_size(op.vector.type), NONTEMPORAL_ALIGNMENT) if nontemporal else size
-        store = llvm.StoreOp(value, address, alignment=alignment, nontemporal=nontemporal)
+        store = builders.store(value, address, alignment=alignment, nontemporal=nontemporal)
         rewriter.replace(op, [*ops, store], [])
 
 
