@@ -23,12 +23,11 @@ op that has it).
 from __future__ import annotations
 
 from xdsl.dialects import func, memref
-from xdsl.dialects.builtin import UnrealizedConversionCastOp
 from xdsl.ir import Operation, Region, SSAValue
 from xdsl.pattern_rewriter import PatternRewriter
 from xdsl.rewriter import InsertPoint, Rewriter
 
-from lowering.to_llvm.common import call_op, llvm_operand
+from lowering.to_llvm.common import call_op, llvm_operand, unrealized_cast
 from lowering.to_llvm.memref import alloc_ops, alloc_plan, free_op
 from xla_dialect.diagnostics import LoweringError
 
@@ -97,7 +96,7 @@ def lower_glue(body: Region, rewriter: PatternRewriter) -> None:
             rewriter.erase(op)
     for op, ptr, call in allocs:
         if op.memref.uses:  # users the patterns lower: through a cast, as `replace_with_llvm` makes
-            cast = UnrealizedConversionCastOp.get([ptr], [op.memref.type])
+            cast = unrealized_cast(ptr, op.memref.type)
             Rewriter.insert_op(cast, InsertPoint.after(call))
             op.memref.replace_all_uses_with(cast.results[0])
         rewriter.erase(op)
