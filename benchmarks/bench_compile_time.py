@@ -2,6 +2,7 @@
 
     python benchmarks/bench_compile_time.py [--sizes 300,1000,3000,10000] [--kinds chain,mlp,transformer]
                                             [--opt-level 3] [--budget 600] [--clock cpu] [--profile FILE]
+                                            [--repeat N]
 
 For each kind of program and each size (the number of ops of the exported module), the
 program is compiled by `compile()` with a `TimingReport` (the disk cache off), and the
@@ -29,6 +30,11 @@ pays one-time costs that do not grow with the program (ours: importing the lower
 ~0.1 s of Python here, and building the runtime's helpers; XLA's: its first-use work),
 which would otherwise all land in the first cell of the first kind.
 
+`--repeat N` compiles each program N times with each compiler, in alternating order (XLA
+each time a program made anew: JAX caches what it compiled per function), and tables the
+run of median CPU time: one compile lands in whatever phase a shared machine is in (this VM's CPython runs
+up to 2x slower in some), the median of three rarely does.
+
 A size whose predicted CPU time (the previous size's, scaled by the exponent measured
 so far, at least linearly) exceeds `--budget` seconds is skipped; a program that fails
 to compile or load is reported and skipped. On a shared machine compare the CPU rows
@@ -42,6 +48,7 @@ import argparse
 import cProfile
 import math
 import os
+import statistics
 import sys
 import time
 from collections.abc import Callable
@@ -333,9 +340,52 @@ def warm_up(kind: str, sizes: list[int], opt_level: int) -> None:
     print(f"  {kind} warm-up ({program.ops} ops, not in the table): ours {ours:.2f} s CPU{xla}", flush=True)
 
 
+def _compile_ours(program: Program, opt_level: int, name: str, profile: str | None) -> tuple[TimingReport, float] | None:
+    """Our compile of `program`: its timing report and CPU seconds, or None (reported) if it failed."""
+    report = TimingReport()
+    cpu = time.process_time()
+    profiler = cProfile.Profile() if profile else None
+    if profiler:
+        profiler.enable()
+    try:
+        compile(program.text, opt_level=opt_level, timing=report, filename=f"{name}.mlir")
+    except Exception as err:  # noqa: BLE001 - a program we cannot run is a missing cell, not the end of the sweep
+        print(f"  {name} ({program.ops} ops): failed: {type(err).__name__}: {str(err)[:80]}", flush=True)
+        return None
+    if profiler:
+        profiler.disable()
+        profiler.dump_stats(profile)  # pyright: ignore[reportArgumentType]
+    return report, time.process_time() - cpu
+
+
+def _compile_xla(program: Program, name: str) -> tuple[float, float] | None:
+    """XLA's compile of `program`: wall and CPU seconds, or None. (JAX caches what it
+    compiled per function: a repeat takes a program made anew, whose functions it has
+    not seen; `jax.clear_caches()` would also drop the tracing and lowering caches a
+    fresh program meets warm, and make XLA's side slower than it is.)"""
+    if program.jax_compile is None:
+        return None
+    start, start_cpu = time.perf_counter(), time.process_time()
+    try:
+        program.jax_compile()
+    except Exception as err:  # noqa: BLE001 - XLA's failure is a missing cell, not the end of the sweep
+        print(f"  {name} ({program.ops} ops): XLA failed to compile: {str(err)[:80]}", flush=True)
+        return None
+    return time.perf_counter() - start, time.process_time() - start_cpu
+
+
 def run_kind(
-    kind: str, sizes: list[int], opt_level: int, budget: float, profile: str | None, warm: bool = True
+    kind: str,
+    sizes: list[int],
+    opt_level: int,
+    budget: float,
+    profile: str | None,
+    warm: bool = True,
+    repeat: int = 1,
 ) -> list[Run]:
+    """Compile each size of `kind` with both compilers, `repeat` times in alternating
+    order; a cell is the run of median CPU time (ours: its whole report), so a slow
+    phase of a shared machine during one compile does not make the cell."""
     runs: list[Run] = []
     if warm:
         warm_up(kind, sizes, opt_level)
@@ -343,36 +393,43 @@ def run_kind(
         if runs:
             prev = runs[-1]
             exponent = max(1.0, growth_exponent([r.ops for r in runs], [r.total_cpu for r in runs]) if len(runs) > 1 else 1.0)
-            predicted = prev.total_cpu * (size / prev.ops) ** exponent
+            predicted = prev.total_cpu * (size / prev.ops) ** exponent * repeat
             if predicted > budget:
                 print(f"  {kind} {size}: skipped (predicted {predicted:.0f} s > budget {budget:.0f} s)", flush=True)
                 continue
         program = make(kind, size)
-        report = TimingReport()
-        cpu = time.process_time()
-        profiler = cProfile.Profile() if profile else None
-        if profiler:
-            profiler.enable()
-        try:
-            compile(program.text, opt_level=opt_level, timing=report, filename=f"{kind}-{size}.mlir")
-        except Exception as err:  # noqa: BLE001 - a program we cannot run is a missing cell, not the end of the sweep
-            print(f"  {kind} {program.ops} ops: failed: {type(err).__name__}: {str(err)[:80]}", flush=True)
+        name = f"{kind}-{size}"
+        ours: list[tuple[TimingReport, float]] = []
+        xla: list[tuple[float, float]] = []
+        failed = False
+        for attempt in range(repeat):
+            first_ours = attempt % 2 == 0
+            for side in ("ours", "xla") if first_ours else ("xla", "ours"):
+                if side == "ours":
+                    got = _compile_ours(program, opt_level, name, profile)
+                    if got is None:
+                        failed = True
+                        break
+                    ours.append(got)
+                else:
+                    timed = _compile_xla(program if attempt == 0 else make(kind, size), name)
+                    if timed is not None:
+                        xla.append(timed)
+            if failed:
+                break
+        if failed or not ours:
             continue
-        if profiler:
-            profiler.disable()
-            profiler.dump_stats(profile)  # pyright: ignore[reportArgumentType]
-        total_cpu = time.process_time() - cpu
-        jax_s = jax_cpu = None
-        if program.jax_compile is not None:
-            start, start_cpu = time.perf_counter(), time.process_time()
-            try:
-                program.jax_compile()
-                jax_s, jax_cpu = time.perf_counter() - start, time.process_time() - start_cpu
-            except Exception as err:  # noqa: BLE001 - XLA's failure is a missing cell, not the end of the sweep
-                print(f"  {kind} {program.ops} ops: XLA failed to compile: {str(err)[:80]}", flush=True)
+        report, total_cpu = sorted(ours, key=lambda r: r[1])[len(ours) // 2]
+        jax_s = statistics.median(t[0] for t in xla) if xla else None
+        jax_cpu = statistics.median(t[1] for t in xla) if xla else None
         runs.append(Run(program.ops, report, total_cpu, jax_s, jax_cpu))
         jax_text = f", XLA {jax_s:.2f} s wall, {jax_cpu:.2f} s CPU" if jax_s is not None and jax_cpu is not None else ""
-        print(f"  {kind} {program.ops} ops: {report.total_wall:.2f} s wall, {total_cpu:.2f} s CPU{jax_text}", flush=True)
+        spread = ""
+        if repeat > 1:
+            spread = " (CPU, ours / XLA per repeat: " + ", ".join(
+                f"{o[1]:.2f} / {x[1]:.2f}" for o, x in zip(ours, xla)
+            ) + ")"
+        print(f"  {kind} {program.ops} ops: {report.total_wall:.2f} s wall, {total_cpu:.2f} s CPU{jax_text}{spread}", flush=True)
     return runs
 
 
@@ -422,6 +479,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--clock", choices=("wall", "cpu"), default="wall",
                    help="the stage table's clock: wall, or CPU (steadier on a shared machine)")
     p.add_argument("--profile", help="write a cProfile of the last compile of each kind to FILE.<kind>")
+    p.add_argument("--repeat", type=int, default=1,
+                   help="compile each program N times with each compiler, alternating, and table the median (default 1)")
     p.add_argument("--no-warm-up", action="store_true",
                    help="time each kind's first program as the process's first compile (no untimed warm-up)")
     args = p.parse_args(argv)
@@ -435,7 +494,7 @@ def main(argv: list[str] | None = None) -> int:
     for kind in kinds:
         print(f"{kind}:", flush=True)
         profile = f"{args.profile}.{kind}" if args.profile else None
-        runs = run_kind(kind, sizes, args.opt_level, args.budget, profile, warm=not args.no_warm_up)
+        runs = run_kind(kind, sizes, args.opt_level, args.budget, profile, warm=not args.no_warm_up, repeat=max(1, args.repeat))
         print_table(kind, runs, args.clock)
         print(flush=True)
     return 0

@@ -43,3 +43,15 @@ def test_the_warm_up_compiles_a_smaller_program_with_both_compilers(capsys: pyte
     bench.warm_up("mlp", [30], 0)
     line = capsys.readouterr().out
     assert "mlp warm-up (" in line and "not in the table): ours " in line and ", XLA " in line, line
+
+
+def test_repeats_alternate_the_compilers_and_table_the_median(capsys: pytest.CaptureFixture[str]) -> None:
+    runs = bench.run_kind("mlp", [30], 0, 600.0, None, warm=False, repeat=3)
+    line = capsys.readouterr().out
+    assert len(runs) == 1 and runs[0].jax_cpu is not None and runs[0].jax_s is not None
+    pairs = line.split("per repeat: ", 1)[1].rstrip().rstrip(")").split(", ")
+    assert len(pairs) == 3, line
+    ours = sorted(float(p.split(" / ")[0]) for p in pairs)
+    xla = sorted(float(p.split(" / ")[1]) for p in pairs)
+    assert f"{runs[0].total_cpu:.2f}" == f"{ours[1]:.2f}"
+    assert f"{runs[0].jax_cpu:.2f}" == f"{xla[1]:.2f}"
