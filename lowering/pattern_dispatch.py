@@ -57,16 +57,18 @@ def matched_types(pattern: RewritePattern) -> tuple[type, ...] | None:
 class TypeDispatchingApplier(GreedyRewritePatternApplier):
     _types: list[tuple[type, ...] | None] = field(default_factory=list, init=False, repr=False)
     _by_type: dict[type, list[RewritePattern]] = field(default_factory=dict, init=False, repr=False)
+    _all: list[RewritePattern] = field(default_factory=list, init=False, repr=False)
 
     def __post_init__(self) -> None:
-        self._types = [matched_types(p) for p in self.rewrite_patterns]
+        self._all = list(self.rewrite_patterns)
+        self._types = [matched_types(p) for p in self._all]
 
     def patterns_for(self, op_type: type) -> list[RewritePattern]:
+        """The patterns that may rewrite an op of `op_type`, in order (also while a
+        rewrite runs, when `rewrite_patterns` holds the current op's only)."""
         found = self._by_type.get(op_type)
         if found is None:
-            found = [
-                p for p, types in zip(self.rewrite_patterns, self._types) if types is None or issubclass(op_type, types)
-            ]
+            found = [p for p, types in zip(self._all, self._types) if types is None or issubclass(op_type, types)]
             self._by_type[op_type] = found
         return found
 

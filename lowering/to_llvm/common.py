@@ -733,6 +733,31 @@ class OneRoundWalker(PatternRewriteWalker):
         self._populate_worklist(region)  # pyright: ignore[reportPrivateUsage]
         return self._process_worklist(listener)  # pyright: ignore[reportPrivateUsage]
 
+    # The ops a conversion makes (llvm ops, casts) match no pattern: visiting one only
+    # asked whether it was dead, and it never is when made (its results replace a
+    # converted op's). They are not put on the worklist, which held three times as many
+    # ops as the module had to convert; the casts a conversion leaves dead are removed
+    # by `reconcile_unrealized_casts`. Ops that are removed still put their operands'
+    # defining ops on the worklist, which erases those left dead.
+
+    def _converts(self, op: Operation) -> bool:
+        applier = self.pattern
+        return not isinstance(applier, TypeDispatchingApplier) or bool(applier.patterns_for(type(op)))
+
+    def _handle_operation_insertion(self, op: Operation) -> None:
+        if self._converts(op):
+            super()._handle_operation_insertion(op)  # pyright: ignore[reportPrivateUsage]
+
+    def _handle_operation_modification(self, op: Operation) -> None:
+        if self._converts(op):
+            super()._handle_operation_modification(op)  # pyright: ignore[reportPrivateUsage]
+
+    def _handle_operation_replacement(self, op: Operation, new_results: Sequence[SSAValue | None]) -> None:
+        for result in op.results:
+            for use in result.uses:
+                if self._converts(use.operation):
+                    self._worklist.push(use.operation)  # pyright: ignore[reportPrivateUsage]
+
 
 def reconcile_unrealized_casts(module: ModuleOp) -> None:
     """xDSL's `reconcile_unrealized_casts` (its pattern: remove each chain of casts
