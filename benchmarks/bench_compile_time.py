@@ -425,10 +425,10 @@ def run_kind(
         runs.append(Run(program.ops, report, total_cpu, jax_s, jax_cpu))
         jax_text = f", XLA {jax_s:.2f} s wall, {jax_cpu:.2f} s CPU" if jax_s is not None and jax_cpu is not None else ""
         spread = ""
-        if repeat > 1:
-            spread = " (CPU, ours / XLA per repeat: " + ", ".join(
-                f"{o[1]:.2f} / {x[1]:.2f}" for o, x in zip(ours, xla)
-            ) + ")"
+        if repeat > 1 and len(xla) == len(ours):
+            spread = " (CPU, ours / XLA per repeat: " + ", ".join(f"{o[1]:.2f} / {x[1]:.2f}" for o, x in zip(ours, xla)) + ")"
+        elif repeat > 1:
+            spread = " (CPU, ours per repeat: " + ", ".join(f"{o[1]:.2f}" for o in ours) + ")"
         print(f"  {kind} {program.ops} ops: {report.total_wall:.2f} s wall, {total_cpu:.2f} s CPU{jax_text}{spread}", flush=True)
     return runs
 
