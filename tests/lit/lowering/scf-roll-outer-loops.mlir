@@ -68,7 +68,7 @@ func.func @pack(%a: memref<16x8xi8>, %b: memref<16x8xi16>) {
 // -----
 
 // A pack that LLVM would make straight code of stays a loop where it is long: the nest
-// under the 6-row loop moves 6 x 16 x 6 = 576 elements (more than min_moved=256) and the
+// under the 6-row loop moves 6 x 16 x 6 = 576 elements (more than min_moved=128) and the
 // 16-deep loop under it 96, so only the rows loop is kept rolled; the innermost loop is
 // LLVM's to unroll into vector moves. A loop of more than 64 iterations (a big pack's
 // rows, which LLVM unrolls by parts) is not marked; with min_moved=1000 neither is.
@@ -233,6 +233,37 @@ func.func @small_rows_map(%a: memref<8x32xf32>, %b: memref<8x32xf32>, %w: memref
       %s = memref.load %c[%j] : memref<32xf32>
       %y = arith.addf %s, %x : f32
       memref.store %y, %c[%j] : memref<32xf32>
+    }
+  }
+  func.return
+}
+
+// -----
+
+// An im2col row of a 3-channel convolution's pack: 32 positions of 6 elements, 192
+// moved (more than min_moved=128, fewer than the 256 of earlier sessions), so the
+// positions loop stays rolled; LLVM would unroll it into 10-wide vector gathers.
+// CHECK-LABEL: func.func @im2col_row
+// CHECK:         scf.for
+// CHECK:           memref.store
+// CHECK-NEXT:    }
+// CHECK-NEXT:  } {llvm.loop_annotation = {no_unroll = true}}
+// MOVED-LABEL: func.func @im2col_row
+// MOVED-NOT:     llvm.loop_annotation
+// MOVED:         func.return
+func.func @im2col_row(%a: memref<34x3xf32>, %b: memref<32x6xf32>) {
+  %c0 = arith.constant 0 : index
+  %c1 = arith.constant 1 : index
+  %c3 = arith.constant 3 : index
+  %c6 = arith.constant 6 : index
+  %c32 = arith.constant 32 : index
+  scf.for %p = %c0 to %c32 step %c1 {
+    scf.for %k = %c0 to %c6 step %c1 {
+      %dx = arith.divui %k, %c3 : index
+      %ch = arith.remui %k, %c3 : index
+      %x = arith.addi %p, %dx : index
+      %v = memref.load %a[%x, %ch] : memref<34x3xf32>
+      memref.store %v, %b[%p, %k] : memref<32x6xf32>
     }
   }
   func.return
