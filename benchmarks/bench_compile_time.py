@@ -332,11 +332,8 @@ def warm_up(kind: str, sizes: list[int], opt_level: int) -> None:
         print(f"  {kind} warm-up ({program.ops} ops): failed: {type(err).__name__}: {str(err)[:80]}", flush=True)
         return
     ours = time.process_time() - cpu
-    xla = ""
-    if program.jax_compile is not None:
-        cpu = time.process_time()
-        program.jax_compile()
-        xla = f", XLA {time.process_time() - cpu:.2f} s CPU"
+    timed = _compile_xla(program, f"{kind} warm-up")
+    xla = f", XLA {timed[1]:.2f} s CPU" if timed is not None else ""
     print(f"  {kind} warm-up ({program.ops} ops, not in the table): ours {ours:.2f} s CPU{xla}", flush=True)
 
 
