@@ -18,7 +18,6 @@ from xdsl.dialects import llvm
 from xdsl.dialects.builtin import (
     DenseArrayBase,
     IntegerAttr,
-    IntegerType,
     UnitAttr,
     VectorType,
     i1,
@@ -27,18 +26,12 @@ from xdsl.dialects.builtin import (
 )
 from xdsl.ir import Attribute, SSAValue
 
-from lowering.to_llvm.common import PTR
+from lowering.to_llvm.common import PTR, integer_attr
 
 _ORDERING = IntegerAttr(0, i64)
 _NO_WRAP = IntegerAttr(0, 32)
 _INBOUNDS = UnitAttr()
 _NONTEMPORAL = UnitAttr()
-
-
-@functools.lru_cache(maxsize=4096)
-def small_int_attr(value: int, width: int) -> IntegerAttr:
-    """`IntegerAttr(value, width)`, made once per value and width."""
-    return IntegerAttr(value, IntegerType(width))
 
 
 @functools.lru_cache(maxsize=1 << 16)
@@ -70,7 +63,7 @@ def load(address: SSAValue, t: Attribute, alignment: int | None = None) -> llvm.
     """`llvm.LoadOp(address, t, alignment=alignment)`."""
     properties: dict[str, Attribute] = {"ordering": _ORDERING}
     if alignment is not None:
-        properties["alignment"] = small_int_attr(alignment, 64)
+        properties["alignment"] = integer_attr(alignment, i64)
     return llvm.LoadOp.create(operands=[address], result_types=[t], properties=properties)
 
 
@@ -78,7 +71,7 @@ def store(value: SSAValue, address: SSAValue, alignment: int | None = None, *, n
     """`llvm.StoreOp(value, address, alignment=alignment, nontemporal=nontemporal)`."""
     properties: dict[str, Attribute] = {"ordering": _ORDERING}
     if alignment is not None:
-        properties["alignment"] = small_int_attr(alignment, 64)
+        properties["alignment"] = integer_attr(alignment, i64)
     if nontemporal:
         properties["nontemporal"] = _NONTEMPORAL
     return llvm.StoreOp.create(operands=[value, address], properties=properties)
@@ -89,14 +82,14 @@ def icmp(lhs: SSAValue, rhs: SSAValue, predicate: str) -> llvm.ICmpOp:
     `i1` on vectors (xDSL's builder types it `i1` on vectors too)."""
     t = lhs.type
     result = VectorType(i1, t.get_shape()) if isinstance(t, VectorType) else i1
-    flag = small_int_attr(llvm.ICmpPredicateFlag(predicate).to_int(), 64)
+    flag = integer_attr(llvm.ICmpPredicateFlag(predicate).to_int(), i64)
     return llvm.ICmpOp.create(operands=[lhs, rhs], result_types=[result], properties={"predicate": flag})
 
 
 def overflow_binop(cls: type[llvm.ArithmeticBinOpOverflow], lhs: SSAValue, rhs: SSAValue, flags: int = 0) -> llvm.ArithmeticBinOpOverflow:
     """`cls(lhs, rhs, overflow=llvm.OverflowAttr.from_int(flags))` (`llvm.add`, `sub`,
     `mul`, `shl`)."""
-    return cls.create(operands=[lhs, rhs], result_types=[lhs.type], properties={"overflowFlags": small_int_attr(flags, 32)})
+    return cls.create(operands=[lhs, rhs], result_types=[lhs.type], properties={"overflowFlags": integer_attr(flags, i32)})
 
 
-__all__ = ["gep", "icmp", "load", "overflow_binop", "small_int_attr", "store"]
+__all__ = ["gep", "icmp", "load", "overflow_binop", "store"]

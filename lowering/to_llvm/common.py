@@ -480,14 +480,15 @@ def ensure_function(
 def int_constant(value: int, t: Attribute = i64) -> llvm.ConstantOp:
     t = convert_type(t)
     assert isinstance(t, IntegerType)
-    return llvm.ConstantOp(_integer_attr(value, t), t)
+    return llvm.ConstantOp(integer_attr(value, t), t)
 
 
 @functools.lru_cache(maxsize=4096)
-def _integer_attr(value: int, t: IntegerType) -> IntegerAttr:
-    """The attribute of an `int_constant` (attributes are immutable values, so ops may
-    share one): building and verifying an `IntegerAttr` was half the cost of the two
-    constants of each allocation, and a few values (sizes, alignments, 0, 1) recur."""
+def integer_attr(value: int, t: IntegerType) -> IntegerAttr:
+    """`IntegerAttr(value, t)` (normalized to `t`'s width), made once per value and type:
+    attributes are immutable values, so ops may share one. Building and verifying an
+    `IntegerAttr` was half the cost of the two constants of each allocation, and a few
+    values (sizes, alignments, flags, 0, 1) recur."""
     return IntegerAttr(normalize_int(value, t.width.data), t)
 
 
@@ -845,6 +846,7 @@ __all__ = [
     "ensure_function",
     "float_constant",
     "int_constant",
+    "integer_attr",
     "is_bf16",
     "is_contiguous",
     "is_float",
